@@ -1,0 +1,2 @@
+// placeholder until the layer has sources
+namespace eqsat {}

@@ -1,0 +1,46 @@
+#include "ir/op.h"
+
+#include <array>
+
+namespace eqsat {
+
+namespace {
+// Indexed by Op; keep in the enum's order.
+constexpr std::array<OpInfo, kNumOps> kOps = {{
+    {"var", "", 0, false, false, Prec::Atom},
+    {"const", "", 0, false, false, Prec::Atom},
+    {"add", "+", 2, true, false, Prec::Add},
+    {"sub", "-", 2, false, false, Prec::Add},
+    {"mul", "*", 2, true, false, Prec::Mul},
+    {"neg", "-", 1, false, false, Prec::Unary},
+    {"floordiv", "//", 2, false, false, Prec::Mul},
+    {"floormod", "%", 2, false, false, Prec::Mul},
+    {"truncdiv", "truncdiv", 2, false, true, Prec::Atom},
+    {"truncmod", "truncmod", 2, false, true, Prec::Atom},
+    {"div", "/", 2, false, false, Prec::Mul},
+    {"min", "min", 2, true, true, Prec::Atom},
+    {"max", "max", 2, true, true, Prec::Atom},
+    {"abs", "abs", 1, false, true, Prec::Atom},
+    {"bitand", "&", 2, true, false, Prec::BitAnd},
+    {"bitor", "|", 2, true, false, Prec::BitOr},
+    {"bitxor", "^", 2, true, false, Prec::BitXor},
+    {"bitnot", "~", 1, false, false, Prec::Unary},
+    {"shl", "<<", 2, false, false, Prec::Shift},
+    {"shr", ">>", 2, false, false, Prec::Shift},
+    {"eq", "==", 2, true, false, Prec::Compare},
+    {"ne", "!=", 2, true, false, Prec::Compare},
+    {"lt", "<", 2, false, false, Prec::Compare},
+    {"le", "<=", 2, false, false, Prec::Compare},
+    {"gt", ">", 2, false, false, Prec::Compare},
+    {"ge", ">=", 2, false, false, Prec::Compare},
+    {"and", "and", 2, true, false, Prec::And},
+    {"or", "or", 2, true, false, Prec::Or},
+    {"not", "not", 1, false, false, Prec::Not},
+    {"select", "select", 3, false, true, Prec::Atom},
+    {"cast", "cast", 1, false, true, Prec::Atom},
+}};
+}  // namespace
+
+const OpInfo& op_info(Op op) { return kOps[static_cast<int>(op)]; }
+
+}  // namespace eqsat

@@ -1,0 +1,80 @@
+// The operations of the expression language and their static properties.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace eqsat {
+
+enum class Op : uint8_t {
+  // Leaves.
+  Var,
+  Const,
+  // Arithmetic.
+  Add,
+  Sub,
+  Mul,
+  Neg,
+  FloorDiv,  // a // b
+  FloorMod,  // a % b
+  TruncDiv,  // truncdiv(a, b)
+  TruncMod,  // truncmod(a, b)
+  Div,       // a / b, floats only
+  Min,
+  Max,
+  Abs,
+  // Bitwise, integers only.
+  BitAnd,
+  BitOr,
+  BitXor,
+  BitNot,
+  Shl,
+  Shr,
+  // Comparisons, result BOOL.
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  // Logic on BOOL.
+  And,
+  Or,
+  Not,
+  // Other.
+  Select,  // select(c, t, f)
+  Cast,    // cast(a, DTYPE): the node's dtype is the target
+};
+
+inline constexpr int kNumOps = static_cast<int>(Op::Cast) + 1;
+
+// Python precedence levels, lowest binding first. The printer and parser share them.
+enum class Prec : uint8_t {
+  Or = 1,
+  And,
+  Not,
+  Compare,
+  BitOr,
+  BitXor,
+  BitAnd,
+  Shift,
+  Add,
+  Mul,
+  Unary,
+  Atom,
+};
+
+struct OpInfo {
+  std::string_view name;    // stable identifier ("add", "floordiv", ...) used in reports
+  std::string_view symbol;  // infix/prefix spelling, or the call name ("min", "select")
+  int arity;                // number of children; 0 for leaves
+  bool commutative;
+  bool is_call;             // printed as name(args...)
+  Prec prec;                // of the infix or prefix form
+};
+
+const OpInfo& op_info(Op op);
+
+constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
+
+}  // namespace eqsat

@@ -1,0 +1,31 @@
+// The expression parser: text in the spec's syntax to a typed `Expr`.
+//
+// Parsing follows Python's grammar and precedence for the subset in
+// shared/spec/expressions.md. Literals have no dtype of their own: an integer
+// literal takes the dtype of the operand it meets (INDEX when alone), a float literal
+// the float dtype it meets (FP32 when alone). Errors carry the 1-based column.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "ir/error.h"
+#include "ir/expr.h"
+
+namespace eqsat {
+
+// Answers the dtype of a variable name. `bool_context` is true when the name stands
+// where only a BOOL is allowed (a select condition, an operand of and/or/not), which
+// lets the rule loader type pattern variables. Returning nullopt makes the name an
+// "unknown name" error.
+using VarTyper = std::function<std::optional<DType>(std::string_view name, bool bool_context)>;
+
+// Parses and type-checks one expression.
+Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype);
+
+// Convenience: every name is a variable of dtype INDEX unless listed in `vars`
+// (the batch format's rule).
+VarTyper index_by_default(std::function<std::optional<DType>(std::string_view)> vars);
+
+}  // namespace eqsat
