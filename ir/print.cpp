@@ -1,1 +1,190 @@
+// The printer mirrors the parser's typing (parse.cpp) so that a constant is written as a
+// bare literal exactly when the parser would give that literal the constant's dtype
+// where it stands, and as `const(v, DTYPE)` otherwise.
+//
+// A subtree *fixes its own dtype* when it holds a variable, a cast, a comparison, a
+// logic operation, True/False or a const(...) on the path that types it. The parser
+// types the operands of an operation with the dtype of the first operand that fixes
+// its own, else with the dtype its parent pushes down, else with the default (INDEX,
+// or FP32 for float literals). So the printer pushes the same dtype down, and where
+// nothing would reach a literal with the right dtype, it writes the first operand in
+// full (`const(3, INT8) + 4`), which then fixes the dtype for the others.
 #include "ir/print.h"
+
+#include <cmath>
+#include <span>
+#include <string_view>
+
+namespace eqsat {
+
+namespace {
+
+bool is_logic(Op op) { return op == Op::And || op == Op::Or || op == Op::Not; }
+
+// The operands that share one dtype in the parser: all of them, except a select's
+// condition and the operands of logic operations and casts (which are typed apart).
+std::span<const Expr> typed_together(const Expr& e) {
+  if (is_logic(e.op()) || e.op() == Op::Cast) return {};
+  std::span<const Expr> args(e.args());
+  return e.op() == Op::Select ? args.subspan(1) : args;
+}
+
+// Constants that are always written so that their dtype shows: True/False, and the
+// non-finite floats, which have no literal and are written const(inf, FP32).
+bool const_fixes_own_dtype(const Value& v) {
+  return v.dtype == DType::Bool || (is_float(v.dtype) && !std::isfinite(v.f));
+}
+
+// Whether the printed form of `e` fixes its own dtype without help (before the printer
+// decides to write some constant in full). Quadratic in the depth at worst, which the
+// parser's depth limit keeps small.
+bool fixes_own_dtype(const Expr& e) {
+  switch (e.op()) {
+    case Op::Var:
+    case Op::Cast:
+      return true;
+    case Op::Const:
+      return const_fixes_own_dtype(e.value());
+    default:
+      break;
+  }
+  if (is_logic(e.op()) || is_comparison(e.op())) return true;
+  for (const Expr& arg : typed_together(e)) {
+    if (fixes_own_dtype(arg)) return true;
+  }
+  return false;
+}
+
+// What the parser defaults a subtree of bare literals to: INDEX for integer literals,
+// FP32 for float ones (float constants are always spelled as float literals).
+DType default_dtype(DType dtype) { return is_float(dtype) ? DType::FP32 : DType::Index; }
+
+// What the parser will know where a subtree is printed.
+struct Context {
+  std::optional<DType> pushed;  // the dtype the parent pushes down to open subtrees
+  bool must_fix = false;        // the subtree must fix its own dtype (for its siblings)
+};
+
+struct Printed {
+  std::string text;
+  Prec prec;  // how tightly the text binds: parenthesise when below what the parent needs
+};
+
+Prec tighter(Prec prec) { return static_cast<Prec>(static_cast<int>(prec) + 1); }
+
+std::string within(const Printed& printed, Prec needed) {
+  return printed.prec < needed ? "(" + printed.text + ")" : printed.text;
+}
+
+// value_text spells floats in Python's way, which always shows a '.', an exponent, or
+// inf/nan; this keeps a float from ever reading back as an integer literal.
+std::string float_literal(const Value& v) {
+  std::string text = value_text(v);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string literal_text(const Value& v) {
+  return is_float(v.dtype) ? float_literal(v) : value_text(v);
+}
+
+class Printer {
+ public:
+  Printed print(const Expr& e, Context context) {
+    const OpInfo& info = op_info(e.op());
+    switch (e.op()) {
+      case Op::Var:
+        return {e.name(), Prec::Atom};
+      case Op::Const:
+        return constant(e.value(), context);
+      case Op::Cast:
+        // The operand is typed on its own: nothing is pushed into it.
+        return {
+            "cast(" + print(e.arg(0), {}).text + ", " + std::string(dtype_name(e.dtype())) + ")",
+            Prec::Atom};
+      default:
+        break;
+    }
+    const std::vector<Context> contexts = operand_contexts(e, context);
+    if (info.is_call) return call(e, contexts);
+    if (info.arity == 1) return prefix(e, contexts[0]);
+    return infix(e, contexts);
+  }
+
+ private:
+  Printed constant(const Value& v, const Context& context) {
+    if (v.dtype == DType::Bool) return {value_text(v), Prec::Atom};
+    const bool bare_reads_back =
+        !context.must_fix && !const_fixes_own_dtype(v) &&
+        (context.pushed ? *context.pushed == v.dtype : v.dtype == default_dtype(v.dtype));
+    if (!bare_reads_back) {
+      return {"const(" + literal_text(v) + ", " + std::string(dtype_name(v.dtype)) + ")",
+              Prec::Atom};
+    }
+    std::string text = literal_text(v);
+    // "-3" reads back as the literal -3, but binds like a prefix operator.
+    const Prec prec = text[0] == '-' ? Prec::Unary : Prec::Atom;
+    return {std::move(text), prec};
+  }
+
+  // The context of each operand, mirroring how the parser types them.
+  std::vector<Context> operand_contexts(const Expr& e, const Context& context) {
+    std::vector<Context> contexts(e.args().size());
+    if (is_logic(e.op())) {
+      for (Context& c : contexts) c.pushed = DType::Bool;
+      return contexts;
+    }
+    const std::span<const Expr> together = typed_together(e);
+    const std::size_t first = e.args().size() - together.size();  // skips select's condition
+    if (first == 1) contexts[0].pushed = DType::Bool;
+    const DType dtype = together[0].dtype();
+    for (std::size_t i = first; i < contexts.size(); ++i) contexts[i].pushed = dtype;
+
+    bool fixed = false;
+    for (const Expr& arg : together) fixed = fixed || fixes_own_dtype(arg);
+    if (fixed) return contexts;
+    // An open operation: the parser pushes the parent's dtype (a comparison pushes none,
+    // its result being BOOL) or else the default into the operands.
+    const Context incoming = is_comparison(e.op()) ? Context{} : context;
+    const bool reaches =
+        incoming.pushed ? *incoming.pushed == dtype : dtype == default_dtype(dtype);
+    if (incoming.must_fix || !reaches) contexts[first].must_fix = true;
+    return contexts;
+  }
+
+  Printed call(const Expr& e, const std::vector<Context>& contexts) {
+    std::string text = std::string(op_info(e.op()).symbol) + "(";
+    for (std::size_t i = 0; i < e.args().size(); ++i) {
+      if (i > 0) text += ", ";
+      text += print(e.arg(i), contexts[i]).text;
+    }
+    return {text + ")", Prec::Atom};
+  }
+
+  Printed prefix(const Expr& e, const Context& context) {
+    const OpInfo& info = op_info(e.op());
+    const Printed operand = print(e.arg(0), context);
+    if (e.op() == Op::Not) return {"not " + within(operand, Prec::Not), Prec::Not};
+    std::string text = within(operand, Prec::Unary);
+    // `-3` would read back as the literal -3: Neg(3) is written `-(3)`.
+    const bool bare_number = (text[0] >= '0' && text[0] <= '9') || text[0] == '.';
+    if (e.op() == Op::Neg && bare_number) text = "(" + text + ")";
+    return {std::string(info.symbol) + text, Prec::Unary};
+  }
+
+  // Left-associative: the right operand must bind tighter. Comparisons do not chain
+  // in our trees (a Python chain means `and`), so both of their operands must.
+  Printed infix(const Expr& e, const std::vector<Context>& contexts) {
+    const OpInfo& info = op_info(e.op());
+    const Prec left_needs = is_comparison(e.op()) ? tighter(info.prec) : info.prec;
+    return {within(print(e.arg(0), contexts[0]), left_needs) + " " + std::string(info.symbol) +
+                " " + within(print(e.arg(1), contexts[1]), tighter(info.prec)),
+            info.prec};
+  }
+};
+
+}  // namespace
+
+std::string print(const Expr& expr) { return Printer().print(expr, {}).text; }
+
+}  // namespace eqsat

@@ -1,0 +1,29 @@
+// The analyses every e-class carries: its dtype, its constant value when known, and
+// an integer interval. They are one semilattice per class: `make` computes the data of
+// a new node from its children, `join` combines the data of two merged classes and
+// says whether the result differs from what the class had.
+#pragma once
+
+#include <optional>
+
+#include "egraph/interval.h"
+#include "ir/value.h"
+
+namespace eqsat {
+
+struct ClassData {
+  DType dtype = DType::Index;
+  std::optional<Value> constant;  // the class is equal to this constant
+  Interval interval;              // every value of the class lies in it (integers, BOOL)
+};
+
+// What changed when `incoming` was joined into `into`.
+struct JoinResult {
+  bool changed = false;       // `into` is more precise than before
+  bool contradiction = false; // the two sides had different constants
+};
+
+// Joins the facts of `incoming` into `into` (both describe the same value).
+JoinResult join_class_data(ClassData& into, const ClassData& incoming);
+
+}  // namespace eqsat

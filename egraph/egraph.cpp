@@ -1,0 +1,353 @@
+#include "egraph/egraph.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+#include "ir/fold.h"
+
+namespace eqsat {
+
+namespace {
+
+// Facts a constant or an interval implies about each other: an integer constant is a
+// point interval, and a point interval is a constant.
+void settle(ClassData& data) {
+  if (data.constant && (is_integer(data.dtype) || data.dtype == DType::Bool)) {
+    data.interval = data.interval.intersect(Interval::point(data.constant->i));
+  }
+  if (!data.constant && data.interval.is_point()) {
+    if (data.dtype == DType::Bool) {
+      data.constant = Value::boolean(*data.interval.lo != 0);
+    } else if (is_integer(data.dtype)) {
+      data.constant = Value::integer(data.dtype, *data.interval.lo);
+    }
+  }
+}
+
+}  // namespace
+
+uint32_t EGraph::intern_symbol(std::string_view name) {
+  auto it = symbol_index_.find(std::string(name));
+  if (it != symbol_index_.end()) return it->second;
+  uint32_t index = static_cast<uint32_t>(symbols_.size());
+  symbols_.emplace_back(name);
+  symbol_index_.emplace(std::string(name), index);
+  return index;
+}
+
+uint32_t EGraph::intern_constant(const Value& value) {
+  auto& bucket = constant_index_[hash_value(value)];
+  for (uint32_t index : bucket) {
+    if (constants_[index] == value) return index;
+  }
+  uint32_t index = static_cast<uint32_t>(constants_.size());
+  constants_.push_back(value);
+  bucket.push_back(index);
+  return index;
+}
+
+ENode EGraph::canonicalize(ENode node) const {
+  for (ClassId& child : node.children) child = find(child);
+  // Commutative operations keep their operands in class-id order, so that `a + b` and
+  // `b + a` are one node and no commutativity rule is needed.
+  if (op_info(node.op).commutative && node.children[1] < node.children[0]) {
+    std::swap(node.children[0], node.children[1]);
+  }
+  return node;
+}
+
+std::optional<ClassId> EGraph::lookup(ENode node) const {
+  auto it = memo_.find(canonicalize(std::move(node)));
+  if (it == memo_.end()) return std::nullopt;
+  return find(it->second);
+}
+
+ClassData EGraph::make_data(const ENode& node) const {
+  ClassData data;
+  data.dtype = node.dtype;
+  data.interval = Interval::of_dtype(node.dtype);
+  switch (node.op) {
+    case Op::Var: {
+      auto it = var_intervals_.find(node.payload);
+      if (it != var_intervals_.end()) data.interval = data.interval.intersect(it->second);
+      break;
+    }
+    case Op::Const:
+      data.constant = constants_[node.payload];
+      break;
+    default: {
+      boost::container::small_vector<Value, 3> constants;
+      boost::container::small_vector<Interval, 3> intervals;
+      for (ClassId child : node.children) {
+        const ClassData& child_data = this->data(child);
+        if (child_data.constant) constants.push_back(*child_data.constant);
+        intervals.push_back(child_data.interval);
+      }
+      if (constants.size() == node.children.size()) {
+        data.constant = fold(node.op, node.dtype, std::span<const Value>(constants.data(), constants.size()));
+      } else if (node.op == Op::Select) {
+        // A decided condition picks a branch even if the other one is not constant.
+        const ClassData& cond = this->data(node.children[0]);
+        if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
+      }
+      DType operand = classes_[find(node.children[node.op == Op::Select ? 1 : 0]).value].data.dtype;
+      data.interval = data.interval.intersect(interval_of(node.op, node.dtype, operand,
+                                                          std::span<const Interval>(intervals.data(), intervals.size())));
+      break;
+    }
+  }
+  settle(data);
+  return data;
+}
+
+ClassId EGraph::add(ENode node) {
+  node = canonicalize(std::move(node));
+  if (auto it = memo_.find(node); it != memo_.end()) return find(it->second);
+
+  ClassId id = union_find_.make_set();
+  assert(id.value == classes_.size());
+  EClass eclass;
+  eclass.id = id;
+  eclass.data = make_data(node);
+  eclass.nodes.push_back(node);
+  for (ClassId child : node.children) classes_[find(child).value].parents.emplace_back(node, id);
+  classes_.push_back(std::move(eclass));
+  ++num_classes_;
+  memo_.emplace(node, id);
+  if (node.op != Op::Const && classes_[id.value].data.constant) materialize_constant(id);
+  return id;
+}
+
+void EGraph::materialize_constant(ClassId id) {
+  id = find(id);
+  const ClassData& data = classes_[id.value].data;
+  if (!data.constant) return;
+  ENode leaf;
+  leaf.op = Op::Const;
+  leaf.dtype = data.dtype;
+  leaf.payload = intern_constant(*data.constant);
+  if (auto existing = memo_.find(leaf); existing != memo_.end() && find(existing->second) == id) return;
+  ClassId constant_class = add(leaf);
+  merge(id, constant_class);
+}
+
+ClassId EGraph::add_constant(const Value& value) {
+  ENode leaf;
+  leaf.op = Op::Const;
+  leaf.dtype = value.dtype;
+  leaf.payload = intern_constant(value);
+  return add(std::move(leaf));
+}
+
+ClassId EGraph::add_var(std::string_view name, DType dtype) {
+  ENode leaf;
+  leaf.op = Op::Var;
+  leaf.dtype = dtype;
+  leaf.payload = intern_symbol(name);
+  return add(std::move(leaf));
+}
+
+ClassId EGraph::add_expr(const Expr& expr) {
+  switch (expr.op()) {
+    case Op::Var: return add_var(expr.name(), expr.dtype());
+    case Op::Const: return add_constant(expr.value());
+    default: {
+      ENode node;
+      node.op = expr.op();
+      node.dtype = expr.dtype();
+      for (const Expr& arg : expr.args()) node.children.push_back(add_expr(arg));
+      return add(std::move(node));
+    }
+  }
+}
+
+void EGraph::set_var_interval(std::string_view name, const Interval& interval) {
+  uint32_t symbol = intern_symbol(name);
+  auto [it, inserted] = var_intervals_.emplace(symbol, interval);
+  if (!inserted) it->second = it->second.intersect(interval);
+  // Refine any variable classes already present (one per dtype the name was used with).
+  for (int t = 0; t < kNumDTypes; ++t) {
+    ENode leaf;
+    leaf.op = Op::Var;
+    leaf.dtype = static_cast<DType>(t);
+    leaf.payload = symbol;
+    if (auto id = lookup(leaf)) refine_interval(*id, it->second);
+  }
+}
+
+void EGraph::refine_interval(ClassId id, const Interval& interval) {
+  EClass& eclass = classes_[find(id).value];
+  ClassData refined = eclass.data;
+  refined.interval = refined.interval.intersect(interval);
+  settle(refined);
+  JoinResult join = join_class_data(eclass.data, refined);
+  if (join.changed) {
+    analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
+    to_materialize_.push_back(eclass.id);
+  }
+}
+
+bool EGraph::merge(ClassId a, ClassId b) {
+  a = union_find_.find_mut(a);
+  b = union_find_.find_mut(b);
+  if (a == b) return false;
+  assert(classes_[a.value].data.dtype == classes_[b.value].data.dtype &&
+         "merged e-classes of different dtypes");
+  // The class with more parents stays the root: fewer parents move.
+  if (classes_[a.value].parents.size() < classes_[b.value].parents.size()) std::swap(a, b);
+  EClass& root = classes_[a.value];
+  EClass& absorbed = classes_[b.value];
+  union_find_.link(a, b);
+  --num_classes_;
+
+  pending_.insert(pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+  ClassData before_root = root.data;
+  JoinResult join = join_class_data(root.data, absorbed.data);
+  settle(root.data);
+  if (join.contradiction) ++contradictions_;
+  // Parents of a side whose facts got more precise must be re-analysed.
+  if (root.data.constant != before_root.constant || root.data.interval != before_root.interval) {
+    analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
+    to_materialize_.push_back(a);
+  }
+  if (root.data.constant != absorbed.data.constant || root.data.interval != absorbed.data.interval) {
+    analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+  }
+  root.nodes.insert(root.nodes.end(), std::make_move_iterator(absorbed.nodes.begin()),
+                    std::make_move_iterator(absorbed.nodes.end()));
+  root.parents.insert(root.parents.end(), std::make_move_iterator(absorbed.parents.begin()),
+                      std::make_move_iterator(absorbed.parents.end()));
+  absorbed.nodes.clear();
+  absorbed.nodes.shrink_to_fit();
+  absorbed.parents.clear();
+  absorbed.parents.shrink_to_fit();
+  return true;
+}
+
+void EGraph::rebuild() {
+  while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
+    while (!pending_.empty()) {
+      auto [node, id] = std::move(pending_.back());
+      pending_.pop_back();
+      node = canonicalize(std::move(node));
+      auto [it, inserted] = memo_.emplace(node, id);
+      if (!inserted) merge(it->second, id);
+    }
+    while (!analysis_pending_.empty()) {
+      auto [node, id] = std::move(analysis_pending_.back());
+      analysis_pending_.pop_back();
+      id = find(id);
+      ClassData computed = make_data(canonicalize(node));
+      EClass& eclass = classes_[id.value];
+      JoinResult join = join_class_data(eclass.data, computed);
+      settle(eclass.data);
+      if (join.contradiction) ++contradictions_;
+      if (join.changed) {
+        analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
+        to_materialize_.push_back(id);
+      }
+    }
+    // Constants found by the analysis become nodes (and may cause more merges).
+    std::vector<ClassId> materialize;
+    materialize.swap(to_materialize_);
+    for (ClassId id : materialize) materialize_constant(id);
+  }
+  repair_classes();
+}
+
+void EGraph::repair_classes() {
+  // Canonicalize, sort and deduplicate every class's nodes and parents, and rebuild
+  // the memo from scratch so that it holds exactly the canonical nodes.
+  memo_.clear();
+  for (EClass& eclass : classes_) {
+    if (find(eclass.id) != eclass.id) continue;
+    for (ENode& node : eclass.nodes) node = canonicalize(std::move(node));
+    std::sort(eclass.nodes.begin(), eclass.nodes.end());
+    eclass.nodes.erase(std::unique(eclass.nodes.begin(), eclass.nodes.end()), eclass.nodes.end());
+    for (const ENode& node : eclass.nodes) memo_.emplace(node, eclass.id);
+    for (auto& [node, parent] : eclass.parents) {
+      node = canonicalize(std::move(node));
+      parent = find(parent);
+    }
+    std::sort(eclass.parents.begin(), eclass.parents.end(), [](const auto& x, const auto& y) {
+      if (x.first == y.first) return x.second < y.second;
+      return x.first < y.first;
+    });
+    eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()),
+                         eclass.parents.end());
+  }
+}
+
+std::vector<ClassId> EGraph::class_ids() const {
+  std::vector<ClassId> ids;
+  ids.reserve(num_classes_);
+  for (const EClass& eclass : classes_) {
+    if (find(eclass.id) == eclass.id) ids.push_back(eclass.id);
+  }
+  return ids;
+}
+
+std::string EGraph::check_invariants() const {
+  std::ostringstream why;
+  if (needs_rebuild()) return "pending merges: rebuild() was not called";
+  std::size_t live = 0;
+  std::unordered_map<ENode, ClassId, ENodeHash> seen;
+  for (const EClass& eclass : classes_) {
+    if (find(eclass.id) != eclass.id) continue;
+    ++live;
+    for (const ENode& node : eclass.nodes) {
+      if (node.dtype != eclass.data.dtype) {
+        why << "class " << eclass.id.value << " holds a node of another dtype";
+        return why.str();
+      }
+      ENode canonical = canonicalize(node);
+      if (!(canonical == node)) {
+        why << "class " << eclass.id.value << " holds a non-canonical node";
+        return why.str();
+      }
+      auto [it, inserted] = seen.emplace(node, eclass.id);
+      if (!inserted && it->second != eclass.id) {
+        why << "congruence broken: classes " << it->second.value << " and " << eclass.id.value
+            << " hold the same node";
+        return why.str();
+      }
+      auto memo = memo_.find(node);
+      if (memo == memo_.end() || find(memo->second) != eclass.id) {
+        why << "hash-cons broken: a node of class " << eclass.id.value << " is not in the memo";
+        return why.str();
+      }
+      for (ClassId child : node.children) {
+        const EClass& child_class = classes_[child.value];
+        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(),
+                                  [&](const auto& p) { return find(p.second) == eclass.id && canonicalize(p.first) == node; });
+        if (!listed) {
+          why << "class " << child.value << " does not list a parent node of class "
+              << eclass.id.value;
+          return why.str();
+        }
+      }
+    }
+  }
+  if (live != num_classes_) return "class count out of date";
+  if (seen.size() != memo_.size()) return "memo holds nodes that no class holds";
+  return "";
+}
+
+void EGraph::clear() {
+  union_find_.clear();
+  classes_.clear();
+  num_classes_ = 0;
+  memo_.clear();
+  pending_.clear();
+  analysis_pending_.clear();
+  to_materialize_.clear();
+  symbols_.clear();
+  symbol_index_.clear();
+  constants_.clear();
+  constant_index_.clear();
+  var_intervals_.clear();
+  contradictions_ = 0;
+}
+
+}  // namespace eqsat

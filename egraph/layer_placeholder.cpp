@@ -1,2 +1,0 @@
-// placeholder until the layer has sources
-namespace eqsat {}

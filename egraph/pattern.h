@@ -1,0 +1,58 @@
+// Patterns: terms with variables, matched against the e-graph (e-matching).
+//
+// A pattern is a small tree stored in a flat vector. Its variables are shared with the
+// right side and the guard of a rewrite, so they are numbered: a match (`Subst`) gives
+// the class each variable stands for. A variable marked `const_only` matches only a
+// class whose constant analysis knows its value (written `c`, `c0`, `c1`, ... in rules).
+// Commutative operations are matched in both operand orders, because the e-graph
+// stores them in one canonical order only.
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "egraph/egraph.h"
+
+namespace eqsat {
+
+struct PatternVar {
+  std::string name;
+  DType dtype = DType::Index;
+  bool const_only = false;
+};
+
+struct PatternNode {
+  enum class Kind : uint8_t { Var, Const, Op };
+  Kind kind = Kind::Op;
+  Op op = Op::Const;            // Kind::Op
+  DType dtype = DType::Index;   // result dtype (all kinds)
+  Value value;                  // Kind::Const
+  uint32_t var = 0;             // Kind::Var: index into the rewrite's variables
+  boost::container::small_vector<uint32_t, 3> children;  // indices into Pattern::nodes
+};
+
+struct Pattern {
+  std::vector<PatternNode> nodes;  // children come before their parents
+  uint32_t root = 0;
+
+  const PatternNode& root_node() const { return nodes[root]; }
+  DType dtype() const { return nodes[root].dtype; }
+  // Builds a pattern from an expression whose variables are looked up in `vars` by name
+  // (a name not in `vars` is a program error in the caller).
+  static Pattern from_expr(const Expr& expr, const std::vector<PatternVar>& vars);
+};
+
+// A match: the class bound to each pattern variable (invalid ClassId if unbound).
+using Subst = boost::container::small_vector<ClassId, 4>;
+
+// Calls `on_match` for every distinct way `pattern` matches class `id`.
+void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars,
+                   ClassId id, const std::function<void(const Subst&)>& on_match);
+
+// Adds the instance of `pattern` under `subst` to the e-graph and returns its class.
+ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst);
+
+}  // namespace eqsat

@@ -1,0 +1,21 @@
+// A rewrite: `lhs => rhs if guard`, for one dtype instance of a rule.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "egraph/guard.h"
+#include "egraph/pattern.h"
+
+namespace eqsat {
+
+struct Rewrite {
+  std::string name;               // the rule's name (shared by its dtype instances)
+  std::vector<PatternVar> vars;   // shared by lhs, rhs and guard
+  Pattern lhs;
+  Pattern rhs;
+  std::optional<Guard> guard;
+};
+
+}  // namespace eqsat

@@ -1,0 +1,128 @@
+#include "egraph/runner.h"
+
+#include <sstream>
+#include <vector>
+
+namespace eqsat {
+
+std::string_view stop_reason_name(StopReason reason) {
+  switch (reason) {
+    case StopReason::Saturated: return "saturated";
+    case StopReason::IterationLimit: return "iteration-limit";
+    case StopReason::NodeLimit: return "node-limit";
+    case StopReason::TimeLimit: return "time-limit";
+  }
+  return "unknown";
+}
+
+std::string RunReport::to_json() const {
+  std::ostringstream out;
+  out << "{\"stop_reason\": \"" << stop_reason_name(stop_reason) << "\", \"iterations\": " << iterations
+      << ", \"nodes\": " << nodes << ", \"classes\": " << classes << ", \"seconds\": " << seconds
+      << ", \"rule_fires\": {";
+  bool first = true;
+  for (const auto& [name, count] : rule_fires) {
+    out << (first ? "" : ", ") << '"' << name << "\": " << count;
+    first = false;
+  }
+  out << "}}";
+  return out.str();
+}
+
+namespace {
+
+struct Match {
+  std::size_t rewrite;
+  ClassId eclass;
+  Subst subst;
+};
+
+bool class_has_op(const EClass& eclass, Op op, DType dtype) {
+  for (const ENode& node : eclass.nodes) {
+    if (node.op == op && node.dtype == dtype) return true;
+  }
+  return false;
+}
+
+bool only_constants(const EGraph& egraph, const Subst& subst) {
+  for (ClassId id : subst) {
+    if (!id.valid() || !egraph.data(id).constant) return false;
+  }
+  return true;
+}
+
+// All matches of all rewrites, in a fixed order: by rewrite, then class id, then
+// substitution. The order of application then never depends on hashing or timing.
+std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrites) {
+  std::vector<Match> matches;
+  const std::vector<ClassId> ids = egraph.class_ids();
+  for (std::size_t r = 0; r < rewrites.size(); ++r) {
+    const Rewrite& rewrite = rewrites[r];
+    const PatternNode& root = rewrite.lhs.root_node();
+    for (ClassId id : ids) {
+      const EClass& eclass = egraph.eclass(id);
+      if (eclass.data.dtype != root.dtype) continue;
+      if (root.kind == PatternNode::Kind::Op && !class_has_op(eclass, root.op, root.dtype)) continue;
+      match_pattern(egraph, rewrite.lhs, rewrite.vars, id, [&](const Subst& subst) {
+        // A match over constants only says nothing new (the constant analysis folds its
+        // right side to the value the class already has), and rules that compute with
+        // constants would otherwise keep rewriting the folded nodes of constant classes.
+        if (only_constants(egraph, subst)) return;
+        if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) return;
+        matches.push_back({r, id, subst});
+      });
+    }
+  }
+  return matches;
+}
+
+}  // namespace
+
+RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+
+  RunReport report;
+  egraph.rebuild();
+  for (;;) {
+    if (report.iterations >= limits.max_iterations) {
+      report.stop_reason = StopReason::IterationLimit;
+      break;
+    }
+    if (egraph.num_nodes() >= limits.max_nodes) {
+      report.stop_reason = StopReason::NodeLimit;
+      break;
+    }
+    if (elapsed() >= limits.max_seconds) {
+      report.stop_reason = StopReason::TimeLimit;
+      break;
+    }
+    ++report.iterations;
+    std::vector<Match> matches = search(egraph, rewrites);
+    bool changed = false;
+    for (const Match& match : matches) {
+      const Rewrite& rewrite = rewrites[match.rewrite];
+      ClassId result = instantiate(egraph, rewrite.rhs, match.subst);
+      if (egraph.merge(match.eclass, result)) {
+        ++report.rule_fires[rewrite.name];
+        changed = true;
+      }
+      // Adding nodes can outgrow the budget within one iteration; stop applying then.
+      if (egraph.num_nodes() >= limits.max_nodes) break;
+    }
+    egraph.rebuild();
+    if (!changed) {
+      // No match made two classes equal (a new node always lands in a new class, which
+      // the merge then joins, so no new node survived either): a fixpoint.
+      report.stop_reason = StopReason::Saturated;
+      break;
+    }
+  }
+  report.nodes = egraph.num_nodes();
+  report.classes = egraph.num_classes();
+  report.seconds = elapsed();
+  return report;
+}
+
+}  // namespace eqsat

@@ -1,0 +1,46 @@
+// Tree-optimal extraction: the cheapest expression of each e-class, bottom-up.
+//
+// The cost of a node is its operation's price plus the cost of the best term of each
+// child class (shared subterms are counted each time they appear: tree cost). Costs
+// are computed to a fixpoint, so cycles in the e-graph are harmless. Ties break in a
+// fixed order: lower cost, then fewer tree nodes, then the node order of egraph/enode.h
+// (operation, dtype, payload, children) — so the result never depends on hashing.
+#pragma once
+
+#include <vector>
+
+#include "egraph/egraph.h"
+#include "extract/cost.h"
+#include "ir/expr.h"
+
+namespace eqsat {
+
+struct Extracted {
+  Expr expr;
+  Cost cost;
+};
+
+class TreeExtractor {
+ public:
+  // Computes the best node of every class; the e-graph must be rebuilt.
+  TreeExtractor(const EGraph& egraph, const CostProfile& profile);
+
+  Cost cost(ClassId id) const;
+  // The cheapest term of `id`. Constant operands of commutative operations are
+  // written last and `c < x` reads as `x > c`, the way people write them.
+  Extracted extract(ClassId id) const;
+
+ private:
+  struct Best {
+    Cost cost = Cost::infinite();
+    uint64_t size = 0;  // tree nodes, the first tie-break
+    const ENode* node = nullptr;
+  };
+  Expr build(ClassId id, std::vector<Expr>& memo) const;
+
+  const EGraph& egraph_;
+  const CostProfile& profile_;
+  std::vector<Best> best_;  // by class id (canonical ids only are meaningful)
+};
+
+}  // namespace eqsat

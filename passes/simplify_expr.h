@@ -1,0 +1,31 @@
+// Simplifying one expression: the path from text to the cheapest equal expression.
+//
+//   facts + expression  ->  e-graph  ->  saturate with the rules  ->  extract
+//
+// This is what `eqsat simplify-expr` and each line of `eqsat batch` run.
+#pragma once
+
+#include <span>
+
+#include "egraph/rewrite.h"
+#include "egraph/runner.h"
+#include "extract/cost.h"
+#include "passes/facts.h"
+
+namespace eqsat {
+
+struct SimplifyOptions {
+  RunLimits limits;
+  const CostProfile* costs = nullptr;  // nullptr: the unit profile (cost = node count)
+};
+
+struct SimplifyResult {
+  Expr output;
+  Cost cost;
+  RunReport report;
+};
+
+SimplifyResult simplify_expr(const Expr& input, const Facts& facts, std::span<const Rewrite> rules,
+                             const SimplifyOptions& options = {});
+
+}  // namespace eqsat

@@ -1,0 +1,440 @@
+// The rule-file parser. The language itself is documented in rules/rule.h.
+//
+// Parsing a rule file has three stages:
+//   1. lines:     physical lines to logical rules (comments stripped, continuation
+//                 lines joined), remembering where each piece came from so that an
+//                 error anywhere in a rule names its file, line and column;
+//   2. header:    `NAME [SCOPE]:`, then the split into left side, right side, guard;
+//   3. instances: for each dtype of the scope, both sides go through the expression
+//                 parser (ir/parse.h) with pattern variables typed by that dtype, and
+//                 the guard through rules/guard_parser.h; the checks that make a rule
+//                 well-formed (bound variables, one dtype per variable, no dtype change,
+//                 a left side that is an operation) are made here.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ir/parse.h"
+#include "rules/guard_parser.h"
+#include "rules/rule.h"
+
+namespace eqsat {
+
+namespace {
+
+// ------------------------------------------------------------------ stage 1: lines
+
+// Where a stretch of a logical rule's text came from.
+struct Piece {
+  std::size_t offset = 0;  // in LogicalRule::text
+  int line = 0;            // 1-based, in the file
+  int column = 0;          // 1-based column of the piece's first character
+};
+
+struct LogicalRule {
+  std::string text;  // the rule's physical lines, comments removed, joined by spaces
+  std::vector<Piece> pieces;
+  std::string comment;
+  int line = 0;
+};
+
+bool is_blank(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+}
+
+std::string_view trim_right(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+std::size_t first_non_space(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+
+std::string located(std::string_view file, int line, int column, std::string_view reason) {
+  return std::string(file) + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + std::string(reason);
+}
+
+// Errors carry the whole "file:line:column: reason" in the message (line and column
+// stay 0, so Error::describe() prints the message as it is).
+Error error_at(std::string_view file, int line, int column, std::string_view reason) {
+  return Error{located(file, line, column, reason)};
+}
+
+Result<std::vector<LogicalRule>> split_lines(std::string_view text, std::string_view file) {
+  std::vector<LogicalRule> rules;
+  std::vector<std::string> pending_comment;
+  bool open = false;  // whether a continuation line may extend rules.back()
+  int line_number = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+
+    const std::size_t hash = line.find('#');
+    const std::string_view code = trim_right(line.substr(0, hash));
+    if (is_blank(code)) {
+      open = false;
+      if (hash == std::string_view::npos) {
+        pending_comment.clear();  // a blank line ends a comment block
+      } else {
+        std::string_view comment = line.substr(hash + 1);
+        if (!comment.empty() && comment.front() == ' ') comment.remove_prefix(1);
+        pending_comment.emplace_back(trim_right(comment));
+      }
+      continue;
+    }
+    const std::size_t indent = first_non_space(code);
+    if (indent > 0) {
+      if (!open) {
+        return error_at(file, line_number, static_cast<int>(indent) + 1,
+                        "a line starting with whitespace continues a rule, but no rule line precedes it");
+      }
+      LogicalRule& rule = rules.back();
+      rule.text += ' ';
+      rule.pieces.push_back({rule.text.size(), line_number, static_cast<int>(indent) + 1});
+      rule.text += code.substr(indent);
+      continue;
+    }
+    LogicalRule rule;
+    rule.line = line_number;
+    rule.text = std::string(code);
+    rule.pieces.push_back({0, line_number, 1});
+    for (std::size_t i = 0; i < pending_comment.size(); ++i) {
+      rule.comment += (i > 0 ? "\n" : "") + pending_comment[i];
+    }
+    pending_comment.clear();
+    rules.push_back(std::move(rule));
+    open = true;
+  }
+  return rules;
+}
+
+// ------------------------------------------------------------------ stage 2: header
+
+// A stretch of the logical text: [begin, end).
+struct Span {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string_view of(std::string_view text) const { return text.substr(begin, end - begin); }
+  bool empty() const { return begin == end; }
+};
+
+Span trimmed(std::string_view text, Span span) {
+  while (span.begin < span.end && std::isspace(static_cast<unsigned char>(text[span.begin]))) ++span.begin;
+  while (span.end > span.begin && std::isspace(static_cast<unsigned char>(text[span.end - 1]))) --span.end;
+  return span;
+}
+
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The position of the word `word` in `text` at or after `from`, as a whole word.
+std::size_t find_word(std::string_view text, std::string_view word, std::size_t from) {
+  for (std::size_t at = text.find(word, from); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_name_char(text[at - 1]);
+    const bool ends = at + word.size() == text.size() || !is_name_char(text[at + word.size()]);
+    if (starts && ends) return at;
+  }
+  return std::string_view::npos;
+}
+
+struct ScopeWord {
+  std::string_view word;
+  std::vector<DType> dtypes;
+};
+
+const std::vector<ScopeWord>& scope_words() {
+  static const std::vector<ScopeWord> words = {
+      {"index", {DType::Index}},
+      {"int", {DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
+      {"uint", {DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64}},
+      {"float", {DType::FP16, DType::BF16, DType::FP32, DType::FP64}},
+      {"bool", {DType::Bool}},
+  };
+  return words;
+}
+
+bool is_const_only_name(std::string_view name) {
+  return !name.empty() && name[0] == 'c' &&
+         std::all_of(name.begin() + 1, name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+}
+
+class RuleParser {
+ public:
+  RuleParser(const LogicalRule& logical, std::string_view file) : logical_(logical), file_(file) {}
+
+  Result<Rule> run() {
+    if (std::optional<Error> error = parse_header()) return *error;
+    for (DType dtype : rule_.dtypes) {
+      Result<Rewrite> rewrite = instantiate(dtype);
+      if (!rewrite) return rewrite.error();
+      rule_.rewrites.push_back(std::move(rewrite).value());
+    }
+    return std::move(rule_);
+  }
+
+ private:
+  std::string_view text() const { return logical_.text; }
+
+  Error error(std::size_t offset, std::string_view reason) const {
+    const Piece* piece = &logical_.pieces.front();
+    for (const Piece& p : logical_.pieces) {
+      if (p.offset <= offset) piece = &p;
+    }
+    return error_at(file_, piece->line, piece->column + static_cast<int>(offset - piece->offset), reason);
+  }
+
+  std::optional<Error> parse_header() {
+    const std::string_view t = text();
+    std::size_t pos = 0;
+    while (pos < t.size() && (std::islower(static_cast<unsigned char>(t[pos])) ||
+                              std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '-')) {
+      ++pos;
+    }
+    if (pos == 0) return error(0, "expected a rule name ([a-z0-9-]+) at the start of the line");
+    rule_.name = std::string(t.substr(0, pos));
+    rule_.file = std::string(file_);
+    rule_.line = logical_.line;
+    rule_.comment = logical_.comment;
+    if (pos < t.size() && !std::isspace(static_cast<unsigned char>(t[pos])) && t[pos] != '[') {
+      return error(pos, std::string("invalid character '") + t[pos] + "' in the rule name (names are [a-z0-9-]+)");
+    }
+    while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;
+    if (pos == t.size() || t[pos] != '[') return error(pos, "expected '[' and the rule's scope after its name");
+    const std::size_t open = pos;
+    const std::size_t close = t.find(']', open);
+    if (close == std::string_view::npos) return error(open, "missing ']' after the scope");
+    const Span scope = trimmed(t, {open + 1, close});
+    rule_.scope_text = std::string(scope.of(t));
+    if (std::optional<Error> bad = parse_scope(scope)) return bad;
+    if (rule_.dtypes.empty()) return error(open, "empty scope: name the dtypes the rule holds for");
+
+    pos = close + 1;
+    while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;
+    if (pos == t.size() || t[pos] != ':') return error(pos, "expected ':' after the scope");
+    const std::size_t body = pos + 1;
+    const std::size_t arrow = t.find("=>", body);
+    if (arrow == std::string_view::npos) return error(body, "expected '=>' between the left and the right side");
+    const std::size_t if_pos = find_word(t, "if", arrow + 2);
+    lhs_ = trimmed(t, {body, arrow});
+    rhs_ = trimmed(t, {arrow + 2, if_pos == std::string_view::npos ? t.size() : if_pos});
+    arrow_ = arrow;
+    if (lhs_.empty()) return error(body, "empty left side");
+    if (rhs_.empty()) return error(arrow + 2, "empty right side");
+    if (if_pos != std::string_view::npos) {
+      guard_ = trimmed(t, {if_pos + 2, t.size()});
+      if (guard_->empty()) return error(if_pos, "empty guard after 'if'");
+      rule_.guard_text = std::string(guard_->of(t));
+    }
+    rule_.lhs_text = std::string(lhs_.of(t));
+    rule_.rhs_text = std::string(rhs_.of(t));
+    return std::nullopt;
+  }
+
+  std::optional<Error> parse_scope(Span scope) {
+    const std::string_view t = text();
+    bool in_scope[kNumDTypes] = {};
+    std::size_t pos = scope.begin;
+    while (pos < scope.end) {
+      if (std::isspace(static_cast<unsigned char>(t[pos]))) {
+        ++pos;
+        continue;
+      }
+      std::size_t end = pos;
+      while (end < scope.end && !std::isspace(static_cast<unsigned char>(t[end]))) ++end;
+      const std::string_view word = t.substr(pos, end - pos);
+      const auto known = std::find_if(scope_words().begin(), scope_words().end(),
+                                      [&](const ScopeWord& w) { return w.word == word; });
+      if (known != scope_words().end()) {
+        for (DType dtype : known->dtypes) in_scope[static_cast<int>(dtype)] = true;
+      } else if (std::optional<DType> dtype = parse_dtype(word)) {
+        in_scope[static_cast<int>(*dtype)] = true;
+      } else {
+        return error(pos, "unknown scope word '" + std::string(word) +
+                              "' (expected index, int, uint, float, bool or a dtype such as INT32)");
+      }
+      pos = end;
+    }
+    for (int t_index = 0; t_index < kNumDTypes; ++t_index) {
+      if (in_scope[t_index]) rule_.dtypes.push_back(static_cast<DType>(t_index));
+    }
+    return std::nullopt;
+  }
+
+  // Names an instance in messages when the scope has several dtypes.
+  std::string in_instance(std::string reason, DType dtype) const {
+    if (rule_.dtypes.size() > 1) reason += " (in the " + std::string(dtype_name(dtype)) + " instance)";
+    return reason;
+  }
+
+  Error expr_error(Span side, const Error& parse_error, DType dtype) const {
+    const std::size_t column = parse_error.column > 0 ? static_cast<std::size_t>(parse_error.column) : 1;
+    return error(side.begin + column - 1, in_instance(parse_error.message, dtype));
+  }
+
+  // The pattern variables of the left side in order of first appearance.
+  static void collect_vars(const Expr& expr, std::vector<std::pair<std::string, std::vector<DType>>>& seen) {
+    if (expr.op() == Op::Var) {
+      auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& entry) { return entry.first == expr.name(); });
+      if (it == seen.end()) {
+        seen.push_back({expr.name(), {expr.dtype()}});
+      } else if (std::find(it->second.begin(), it->second.end(), expr.dtype()) == it->second.end()) {
+        it->second.push_back(expr.dtype());
+      }
+      return;
+    }
+    for (const Expr& arg : expr.args()) collect_vars(arg, seen);
+  }
+
+  // `text` (free of pattern variables) typed where a `dtype` value is expected.
+  static std::optional<Expr> retype_literals(std::string_view text, DType dtype) {
+    constexpr std::string_view kHint = "__rule_dtype__";
+    const std::string wrapped = "select(True, (" + std::string(text) + "), " + std::string(kHint) + ")";
+    VarTyper typer = [&](std::string_view name, bool) -> std::optional<DType> {
+      if (name == kHint) return dtype;
+      return std::nullopt;
+    };
+    Result<Expr> expr = parse_expr(wrapped, typer);
+    if (!expr || expr->op() != Op::Select || expr->arg(1).dtype() != dtype) return std::nullopt;
+    return expr->arg(1);
+  }
+
+  Result<Rewrite> instantiate(DType dtype) {
+    const std::string_view t = text();
+    VarTyper lhs_typer = [dtype](std::string_view, bool bool_context) -> std::optional<DType> {
+      return bool_context ? DType::Bool : dtype;
+    };
+    Result<Expr> lhs = parse_expr(lhs_.of(t), lhs_typer);
+    if (!lhs) return expr_error(lhs_, lhs.error(), dtype);
+    if (lhs->op() == Op::Var || lhs->op() == Op::Const) {
+      return error(lhs_.begin, std::string("the left side is a bare ") +
+                                   (lhs->op() == Op::Var ? "variable" : "constant") +
+                                   ": a rule must match an operation");
+    }
+
+    Rewrite rewrite;
+    rewrite.name = rule_.name;
+    std::vector<std::pair<std::string, std::vector<DType>>> seen;
+    collect_vars(*lhs, seen);
+    for (const auto& [name, dtypes] : seen) {
+      if (dtypes.size() > 1) {
+        return error(lhs_.begin + find_word(lhs_.of(t), name, 0),
+                     in_instance("pattern variable '" + name + "' stands both where a BOOL is needed and where a " +
+                                     std::string(dtype_name(dtype)) + " is",
+                                 dtype));
+      }
+      rewrite.vars.push_back(PatternVar{name, dtypes.front(), is_const_only_name(name)});
+    }
+
+    std::set<std::string, std::less<>> unbound;
+    VarTyper rhs_typer = [&](std::string_view name, bool) -> std::optional<DType> {
+      for (const PatternVar& var : rewrite.vars) {
+        if (var.name == name) return var.dtype;
+      }
+      unbound.emplace(name);
+      return std::nullopt;
+    };
+    Result<Expr> rhs = parse_expr(rhs_.of(t), rhs_typer);
+    if (!rhs) {
+      // An unknown name on the right is a variable the left side does not bind.
+      const std::string_view rhs_text = rhs_.of(t);
+      const std::size_t at = rhs.error().column > 0 ? static_cast<std::size_t>(rhs.error().column) - 1 : 0;
+      std::size_t end = at;
+      while (end < rhs_text.size() && is_name_char(rhs_text[end])) ++end;
+      const std::string_view name = rhs_text.substr(std::min(at, rhs_text.size()), end - std::min(at, rhs_text.size()));
+      if (!name.empty() && unbound.count(name)) {
+        return error(rhs_.begin + at, "variable '" + std::string(name) + "' on the right is not bound by the left");
+      }
+      return expr_error(rhs_, rhs.error(), dtype);
+    }
+    if (rhs->dtype() != lhs->dtype()) {
+      // A right side of literals only (`x * 0 => 0`) has no dtype of its own; the
+      // parser typed it INDEX. Typed next to a value of the left side's dtype, it
+      // takes that one, as it would standing in the left side's place.
+      if (std::optional<Expr> retyped = retype_literals(rhs_.of(t), lhs->dtype())) rhs = *retyped;
+    }
+    if (rhs->dtype() != lhs->dtype()) {
+      return error(arrow_, in_instance("the rule changes the dtype: the left side is " +
+                                           std::string(dtype_name(lhs->dtype())) + ", the right side " +
+                                           std::string(dtype_name(rhs->dtype())),
+                                       dtype));
+    }
+    rewrite.lhs = Pattern::from_expr(*lhs, rewrite.vars);
+    rewrite.rhs = Pattern::from_expr(*rhs, rewrite.vars);
+    if (guard_) {
+      Result<Guard> guard = parse_guard(guard_->of(t), rewrite.vars);
+      if (!guard) {
+        const std::size_t column = guard.error().column > 0 ? static_cast<std::size_t>(guard.error().column) : 1;
+        return error(guard_->begin + column - 1, guard.error().message);
+      }
+      rewrite.guard = std::move(guard).value();
+    }
+    return rewrite;
+  }
+
+  const LogicalRule& logical_;
+  std::string_view file_;
+  Rule rule_;
+  Span lhs_;
+  Span rhs_;
+  std::size_t arrow_ = 0;
+  std::optional<Span> guard_;
+};
+
+}  // namespace
+
+Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view file_name) {
+  Result<std::vector<LogicalRule>> logical = split_lines(text, file_name);
+  if (!logical) return logical.error();
+  std::vector<Rule> rules;
+  std::map<std::string, int, std::less<>> lines_by_name;
+  for (const LogicalRule& entry : *logical) {
+    Result<Rule> rule = RuleParser(entry, file_name).run();
+    if (!rule) return rule.error();
+    auto [it, inserted] = lines_by_name.emplace(rule->name, rule->line);
+    if (!inserted) {
+      return error_at(file_name, rule->line, 1,
+                      "duplicate rule name '" + rule->name + "' (first defined at " + std::string(file_name) +
+                          ":" + std::to_string(it->second) + ")");
+    }
+    rules.push_back(std::move(rule).value());
+  }
+  return rules;
+}
+
+std::optional<Error> RuleSet::add(std::vector<Rule> more) {
+  for (Rule& rule : more) {
+    if (const Rule* first = find(rule.name)) {
+      return error_at(rule.file, rule.line, 1,
+                      "duplicate rule name '" + rule.name + "' (first defined at " + first->file + ":" +
+                          std::to_string(first->line) + ")");
+    }
+    rules.push_back(std::move(rule));
+  }
+  return std::nullopt;
+}
+
+Result<RuleSet> load_rule_files(const std::vector<std::string>& paths) {
+  RuleSet set;
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open the rule file"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    Result<std::vector<Rule>> rules = parse_rules(text.str(), path);
+    if (!rules) return rules.error();
+    if (std::optional<Error> error = set.add(std::move(rules).value())) return *error;
+  }
+  return set;
+}
+
+}  // namespace eqsat

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's second command, and what CI runs: build and run the whole test suite,
+# then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   scripts/test.sh            everything
+#   scripts/test.sh --no-asan  skip the sanitizer build (a quicker local check)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
+
+run_suite() {
+  local build_dir=$1
+  shift
+  "$root/scripts/build.sh" "$build_dir" "$@"
+  (cd "$build_dir" && ctest --output-on-failure --parallel "$jobs" --timeout 1200)
+}
+
+echo "== build and test (build/)"
+run_suite "$root/build"
+
+if [ "${1:-}" != "--no-asan" ]; then
+  echo "== build and test with ASan+UBSan (build-asan/)"
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  run_suite "$root/build-asan" -DEQSAT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+fi
+echo "== all tests passed"

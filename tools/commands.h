@@ -1,0 +1,22 @@
+// The subcommands of `eqsat`. Each file adds one to the application and returns how to
+// run it once the command line is parsed.
+//
+// Exit status: 0 success; 1 an input, file or profile could not be used (message on
+// stderr); 2 a usage error (unknown command or flag, missing argument).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace eqsat::cli {
+
+struct Command {
+  CLI::App* app;             // the subcommand, to ask whether it was chosen
+  std::function<int()> run;  // its exit status
+};
+
+Command add_batch_command(CLI::App& app);     // batch_command.cpp
+Command add_simplify_command(CLI::App& app);  // simplify_command.cpp
+
+}  // namespace eqsat::cli

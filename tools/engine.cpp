@@ -1,0 +1,80 @@
+#include "tools/engine.h"
+
+#include <iostream>
+
+#include "rules/rule.h"
+
+namespace eqsat::cli {
+
+void add_engine_flags(CLI::App& command, EngineFlags& flags) {
+  // One value per occurrence, so that `--rules a.rules IN` never swallows IN.
+  command.add_option("--rules", flags.rule_files, "Use this rule file instead of the built-in catalogue (repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  command.add_option("--add-rules", flags.extra_rule_files, "Use this rule file in addition to the rules in force (repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
+      ->type_name("FILE");
+  command.add_option("--iter-limit", flags.limits.max_iterations, "Saturation iterations per expression")
+      ->type_name("N")
+      ->capture_default_str();
+  command.add_option("--node-limit", flags.limits.max_nodes, "E-nodes per expression")
+      ->type_name("N")
+      ->capture_default_str();
+  command.add_option("--time-limit", flags.limits.max_seconds, "Seconds per expression")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command.add_flag("--report", flags.report, "Also give the saturation report (why it stopped, sizes, rule fires)");
+}
+
+Simplifier::Simplifier() : rewrites_(builtin_rules().rewrites()) {}
+
+Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
+  Simplifier simplifier;
+  simplifier.limits_ = flags.limits;
+  simplifier.report_ = flags.report;
+  if (!flags.costs_file.empty()) {
+    Result<CostProfile> costs = CostProfile::from_file(flags.costs_file);
+    if (!costs) return costs.error();
+    simplifier.costs_ = *costs;
+  }
+
+  RuleSet rules;
+  if (flags.rule_files.empty()) {
+    rules = builtin_rules();
+  } else {
+    Result<RuleSet> loaded = load_rule_files(flags.rule_files);
+    if (!loaded) return loaded.error();
+    rules = *loaded;
+  }
+  if (!flags.extra_rule_files.empty()) {
+    Result<RuleSet> extra = load_rule_files(flags.extra_rule_files);
+    if (!extra) return extra.error();
+    for (const Rule& rule : extra->rules) {
+      if (const Rule* existing = rules.find(rule.name)) {
+        std::string where = existing->file.empty() ? "the rules in force" : existing->file;
+        return Error{rule.file + ":" + std::to_string(rule.line) + ": rule '" + rule.name +
+                     "' is already defined in " + where};
+      }
+      rules.rules.push_back(rule);
+    }
+  }
+  simplifier.rewrites_ = rules.rewrites();
+  return simplifier;
+}
+
+SimplifyResult Simplifier::run(const Expr& input, const Facts& facts) const {
+  SimplifyOptions options;
+  options.limits = limits_;
+  options.costs = &costs_;
+  return simplify_expr(input, facts, rewrites_, options);
+}
+
+int fail(const std::string& message) {
+  std::cerr << "eqsat: error: " << message << '\n';
+  return 1;
+}
+
+}  // namespace eqsat::cli

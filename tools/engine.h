@@ -1,0 +1,63 @@
+// What every simplifying command shares: the rules, the cost profile and the limits,
+// chosen by the same flags on each command.
+//
+//   --rules FILE       use these rule files instead of the built-in catalogue (repeatable)
+//   --add-rules FILE   use these rule files as well as the catalogue (repeatable)
+//   --costs FILE       a JSON cost profile (extract/cost.h); default: unit (cost = nodes)
+//   --iter-limit N     saturation iterations per expression        (default 30)
+//   --node-limit N     e-nodes per expression                      (default 10000)
+//   --time-limit S     seconds per expression                      (default 5)
+//   --report           also give the runner's report
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "egraph/rewrite.h"
+#include "egraph/runner.h"
+#include "extract/cost.h"
+#include "ir/error.h"
+#include "passes/simplify_expr.h"
+
+namespace eqsat::cli {
+
+// The flags as typed.
+struct EngineFlags {
+  std::vector<std::string> rule_files;
+  std::vector<std::string> extra_rule_files;
+  std::string costs_file;  // empty: the unit profile
+  RunLimits limits;
+  bool report = false;
+};
+
+// Registers the flags above on a command.
+void add_engine_flags(CLI::App& command, EngineFlags& flags);
+
+// The rules, costs and limits, loaded once and used for every expression of a run.
+class Simplifier {
+ public:
+  // The built-in catalogue, the unit cost profile and the default limits.
+  Simplifier();
+  // Loads what the flags name; the error names the file and the reason.
+  static Result<Simplifier> from_flags(const EngineFlags& flags);
+
+  SimplifyResult run(const Expr& input, const Facts& facts) const;
+
+  const CostProfile& costs() const { return costs_; }
+  bool report() const { return report_; }
+
+ private:
+  std::vector<Rewrite> rewrites_;
+  CostProfile costs_ = CostProfile::unit();
+  RunLimits limits_;
+  bool report_ = false;
+};
+
+// How a command reports a fatal error: "eqsat: error: <message>" on stderr; returns
+// the exit status 1.
+int fail(const std::string& message);
+
+}  // namespace eqsat::cli

@@ -1,0 +1,43 @@
+// The two text forms of what is known about an expression's variables, turned into a
+// passes/facts.h `Facts`:
+//
+//   batch format (one JSON object per case)   simplify-expr flags
+//   "vars": {"x": "INT32"}                     --var x:INT32
+//   "bounds": {"i": [0, 7], "n": [1, null]}    --bound i=0:7 --bound n=1:
+//   "assume": ["n > 8", "i < n"]               --assume 'n > 8' --assume 'i < n'
+//
+// Declarations are read first, then bounds (integer variables only, lo <= hi), then
+// assumptions (BOOL expressions typed under the declarations). Every error says where
+// it came from: "vars: unknown dtype 'INT7' for 'x'", "assume[1]: column 3: ...",
+// "--bound 'n=a:3': LO 'a' is not an integer".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ir/error.h"
+#include "ir/expr.h"
+#include "passes/facts.h"
+
+namespace eqsat::cli {
+
+// Reads the `vars`, `bounds` and `assume` members of a batch case (each optional; a
+// null member counts as absent). Other members are ignored.
+Result<Facts> facts_from_json(const nlohmann::ordered_json& case_object);
+
+// The simplify-expr flags, as typed.
+struct FactFlags {
+  std::vector<std::string> vars;         // NAME:DTYPE
+  std::vector<std::string> bounds;       // NAME=LO:HI, either side may be empty (open)
+  std::vector<std::string> assumptions;  // BOOL expressions
+};
+Result<Facts> facts_from_flags(const FactFlags& flags);
+
+// Parses `text` with the declared dtypes (undeclared names are INDEX); a parse or type
+// error becomes "<where>: column N: <reason>".
+Result<Expr> parse_under(const Facts& facts, std::string_view text, std::string_view where);
+
+}  // namespace eqsat::cli
