@@ -44,13 +44,6 @@ bool class_has_op(const EClass& eclass, Op op, DType dtype) {
   return false;
 }
 
-bool only_constants(const EGraph& egraph, const Subst& subst) {
-  for (ClassId id : subst) {
-    if (!id.valid() || !egraph.data(id).constant) return false;
-  }
-  return true;
-}
-
 // All matches of all rewrites, in a fixed order: by rewrite, then class id, then
 // substitution. The order of application then never depends on hashing or timing.
 std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrites) {
@@ -62,12 +55,12 @@ std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrite
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
       if (eclass.data.dtype != root.dtype) continue;
+      // A class whose value the analysis knows already holds its cheapest form, the
+      // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
+      // with constants) only decomposes that constant into ever new ones.
+      if (eclass.data.constant) continue;
       if (root.kind == PatternNode::Kind::Op && !class_has_op(eclass, root.op, root.dtype)) continue;
       match_pattern(egraph, rewrite.lhs, rewrite.vars, id, [&](const Subst& subst) {
-        // A match over constants only says nothing new (the constant analysis folds its
-        // right side to the value the class already has), and rules that compute with
-        // constants would otherwise keep rewriting the folded nodes of constant classes.
-        if (only_constants(egraph, subst)) return;
         if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) return;
         matches.push_back({r, id, subst});
       });

@@ -251,8 +251,14 @@ class TypeChecker {
       return fail("integer literal " + literal.text + " where BOOL is expected (use True/False)",
                   literal.column);
     }
-    if (is_fixed_width_int(dtype) && (value < dtype_min(dtype) || value > dtype_max(dtype))) {
-      return out_of_range(literal, dtype);
+    // A fixed-width literal may be written as any n-bit two's complement pattern, signed or
+    // unsigned, and wraps into the dtype the way C converts it: `x & -4` with x: UINT32
+    // is x & 4294967292 (tinygrad and Halide write masks so). Beyond n bits is an error.
+    if (is_fixed_width_int(dtype)) {
+      const int bits = bit_width(dtype);
+      const Int lowest = -(Int(1) << (bits - 1));
+      const Int highest = (Int(1) << bits) - 1;
+      if (value < lowest || value > highest) return out_of_range(literal, dtype);
     }
     return Expr::constant(Value::integer(dtype, value));
   }

@@ -46,6 +46,10 @@
 //   - integer literals; + - * // % (floor, as in Python), unary -, min, max, abs,
 //     & (bitwise and); comparisons == != < <= > >= (chains allowed: `0 <= c < 8`);
 //     and, or, not; parentheses. Python precedence.
+//   - `is_const(x)`: whether the analysis knows x's class to be a constant. It is about
+//     knowledge, not value: it only limits when a rule is tried (`not is_const(y)` keeps
+//     constant pushing off constants, which folding handles), so the rule must hold
+//     whatever it says; the verifier proves rules without it.
 // Evaluation is exact and three-valued (egraph/guard.h): an unbounded side or a
 // non-integer value is unknown, and only a definitely true guard lets the rule fire.
 //

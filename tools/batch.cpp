@@ -68,7 +68,8 @@ Json run_case(Json case_object, const Simplifier& simplifier) {
   for (const char* key : kResultMembers) case_object.erase(key);
 
   auto input = case_object.find("input");
-  if (input == case_object.end()) return with_error(std::move(case_object), "input: missing (the expression to simplify)");
+  if (input == case_object.end())
+    return with_error(std::move(case_object), "input: missing (the expression to simplify)");
   if (!input->is_string()) return with_error(std::move(case_object), "input: expected a string");
   Result<Facts> facts = facts_from_json(case_object);
   if (!facts) return with_error(std::move(case_object), facts.error().describe());
@@ -83,8 +84,9 @@ Json run_case(Json case_object, const Simplifier& simplifier) {
     return with_error(std::move(case_object), std::string("internal error: ") + e.what());
   }
   if (!result.output.valid() || result.cost.is_infinite()) {
-    return with_error(std::move(case_object), "costs: every form of the input uses an operation that the cost profile '" +
-                                                  simplifier.costs().name() + "' forbids");
+    return with_error(std::move(case_object),
+                      "costs: every form of the input uses an operation that the cost profile '" +
+                          simplifier.costs().name() + "' forbids");
   }
   case_object["output"] = print(result.output);
   case_object["cost"] = result.cost.value();
@@ -105,10 +107,12 @@ std::string run_batch_line(std::string_view line, std::size_t line_number, const
     return format_json(Json{{"error", where + "invalid JSON: " + json_reason(error)}});
   }
   if (nested_deeper_than(case_object, kMaxJsonDepth)) {
-    return format_json(Json{{"error", where + "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"}});
+    return format_json(
+        Json{{"error", where + "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"}});
   }
   if (!case_object.is_object()) {
-    return format_json(Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
+    return format_json(
+        Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
   }
   return format_json(run_case(std::move(case_object), simplifier));
 }

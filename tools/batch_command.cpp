@@ -56,7 +56,8 @@ int run_batch(const BatchFlags& flags) {
     out << run_batch_line(line, line_number, *simplifier) << '\n' << std::flush;
   }
   if (in.bad()) return fail("reading '" + flags.input + "' failed after line " + std::to_string(line_number));
-  if (!out) return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");
+  if (!out)
+    return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");
   return 0;
 }
 
@@ -64,12 +65,15 @@ int run_batch(const BatchFlags& flags) {
 
 Command add_batch_command(CLI::App& app) {
   auto flags = std::make_shared<BatchFlags>();
-  CLI::App* command = app.add_subcommand("batch", "Simplify every case of a JSON Lines file (shared/spec/expressions.md)");
+  CLI::App* command =
+      app.add_subcommand("batch", "Simplify every case of a JSON Lines file (shared/spec/expressions.md)");
   command->footer(
       "Writes one line per input line, in order: the input object with \"output\" and \"cost\" added,\n"
       "or \"error\" (naming the field and column) when the case cannot be handled. A line that is\n"
       "not a JSON object gets {\"error\": \"line N: ...\"}. The exit status is 0 whenever IN could be read.");
-  command->add_option("IN", flags->input, "Input file (JSON Lines), or - for stdin")->required();
+  command->add_option("IN", flags->input, "Input file (JSON Lines), or - for stdin")
+      ->type_name("FILE")
+      ->required();
   command->add_option("-o,--output", flags->output, "Write here instead of stdout")->type_name("OUT");
   add_engine_flags(*command, flags->engine);
   return {command, [flags] { return run_batch(*flags); }};

@@ -5,9 +5,8 @@
 // stderr); 2 a usage error (unknown command or flag, missing argument).
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace eqsat::cli {
 

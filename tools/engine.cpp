@@ -1,35 +1,55 @@
 #include "tools/engine.h"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "rules/rule.h"
 
 namespace eqsat::cli {
 
+namespace {
+
+// Limits are counts and seconds: "-1" must not become a huge unsigned number.
+std::string non_negative(std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value >= 0))
+    return "expected a non-negative number, got '" + text + "'";
+  return "";
+}
+
+}  // namespace
+
 void add_engine_flags(CLI::App& command, EngineFlags& flags) {
+  const CLI::Validator limit(non_negative, "");
   // One value per occurrence, so that `--rules a.rules IN` never swallows IN.
-  command.add_option("--rules", flags.rule_files, "Use this rule file instead of the built-in catalogue (repeatable)")
+  command
+      .add_option("--rules", flags.rule_files,
+                  "Use this rule file instead of the built-in catalogue (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  command.add_option("--add-rules", flags.extra_rule_files, "Use this rule file in addition to the rules in force (repeatable)")
+  command
+      .add_option("--add-rules", flags.extra_rule_files,
+                  "Use this rule file in addition to the rules in force (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false);
   command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
       ->type_name("FILE");
   command.add_option("--iter-limit", flags.limits.max_iterations, "Saturation iterations per expression")
       ->type_name("N")
+      ->check(limit)
       ->capture_default_str();
   command.add_option("--node-limit", flags.limits.max_nodes, "E-nodes per expression")
       ->type_name("N")
+      ->check(limit)
       ->capture_default_str();
   command.add_option("--time-limit", flags.limits.max_seconds, "Seconds per expression")
       ->type_name("SECONDS")
-      ->check(CLI::NonNegativeNumber)
+      ->check(limit)
       ->capture_default_str();
-  command.add_flag("--report", flags.report, "Also give the saturation report (why it stopped, sizes, rule fires)");
+  command.add_flag("--report", flags.report,
+                   "Also give the saturation report (why it stopped, sizes, rule fires)");
 }
-
-Simplifier::Simplifier() : rewrites_(builtin_rules().rewrites()) {}
 
 Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   Simplifier simplifier;

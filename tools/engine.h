@@ -10,11 +10,10 @@
 //   --report           also give the runner's report
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "egraph/rewrite.h"
 #include "egraph/runner.h"
@@ -39,9 +38,8 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags);
 // The rules, costs and limits, loaded once and used for every expression of a run.
 class Simplifier {
  public:
-  // The built-in catalogue, the unit cost profile and the default limits.
-  Simplifier();
-  // Loads what the flags name; the error names the file and the reason.
+  // Loads what the flags name (EngineFlags{}: the built-in catalogue, the unit cost
+  // profile, the default limits); an error names the file and the reason.
   static Result<Simplifier> from_flags(const EngineFlags& flags);
 
   SimplifyResult run(const Expr& input, const Facts& facts) const;
@@ -50,6 +48,8 @@ class Simplifier {
   bool report() const { return report_; }
 
  private:
+  Simplifier() = default;
+
   std::vector<Rewrite> rewrites_;
   CostProfile costs_ = CostProfile::unit();
   RunLimits limits_;

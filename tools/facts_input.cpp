@@ -139,7 +139,8 @@ Result<Facts> facts_from_flags(const FactFlags& flags) {
     for (int i = 0; i < 2; ++i) {
       if (texts[i].empty()) continue;
       sides[i] = parse_int(texts[i]);
-      if (!sides[i]) return at(where, std::string(i == 0 ? "LO " : "HI ") + in_quotes(texts[i]) + " is not an integer");
+      if (!sides[i])
+        return at(where, std::string(i == 0 ? "LO " : "HI ") + in_quotes(texts[i]) + " is not an integer");
     }
     if (auto error = bound(facts, where, flag.substr(0, equals), sides[0], sides[1])) return *error;
   }

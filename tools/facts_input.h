@@ -12,11 +12,10 @@
 // "--bound 'n=a:3': LO 'a' is not an integer".
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "ir/error.h"
 #include "ir/expr.h"

@@ -110,6 +110,9 @@ TEST(ParseLiterals, ExplicitDtypes) {
   expect_parse("const(7, INT32)", num(7, DType::Int32));
   expect_parse("const(-128, INT8)", num(-128, DType::Int8));
   expect_parse("const(255, UINT8)", num(255, DType::UInt8));
+  // Any n-bit two's complement pattern is accepted and wraps, as C converts it.
+  expect_parse("const(-1, UINT8)", num(255, DType::UInt8));
+  expect_parse("const(255, INT8)", num(-1, DType::Int8));
   expect_parse("const(18446744073709551615, UINT64)", num((Int(1) << 64) - 1, DType::UInt64));
   expect_parse("const(0, BOOL)", boolean(false));
   expect_parse("const(1, BOOL)", boolean(true));
@@ -420,9 +423,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"x + (1.5 + 2)", 6, "float literal 1.5 where INDEX is expected"},
         BadCase{"const(1.5, INT32)", 7, "float literal 1.5 where INT32 is expected"},
         BadCase{"u + 300", 5, "literal 300 is out of range of UINT8"},
-        BadCase{"u == -1", 6, "literal -1 is out of range of UINT8"},
-        BadCase{"const(128, INT8)", 7, "literal 128 is out of range of INT8"},
-        BadCase{"-(const(128, INT8))", 9, "literal 128 is out of range of INT8"},
+        BadCase{"u == -129", 6, "literal -129 is out of range of UINT8"},
+        BadCase{"const(256, INT8)", 7, "literal 256 is out of range of INT8"},
+        BadCase{"-(const(256, INT8))", 9, "literal 256 is out of range of INT8"},
         BadCase{"const(2, BOOL)", 7, "literal 2 is out of range of BOOL"},
         BadCase{"const(True, INT8)", 7, "True is not a value of INT8"},
         BadCase{"const(1e39, FP32)", 7, "literal 1e39 is out of range of FP32"},

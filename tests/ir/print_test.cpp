@@ -292,13 +292,12 @@ TEST(PrintRoundTrip, EveryValueOfSmallDtypes) {
 // ---------------------------------------------------------------- the shared corpus
 
 // Corpus texts that are not valid in our language, with the reason the parser gives.
-const std::map<std::string, std::string> kKnownBadCorpusTexts = {
-    // tinygrad writes the mask ~3 of a UINT32 as -4; a literal must be in its dtype's range
-    // (the spec's spelling is `x & const(4294967292, UINT32)`).
-    {"(x & -4) >> 2", "literal -4 is out of range of UINT32"},
-};
+// Corpus texts that must be rejected, with the reason (none today: tinygrad's `x & -4`
+// on a UINT32 is accepted, since a literal may be any 32-bit pattern).
+const std::map<std::string, std::string> kKnownBadCorpusTexts = {};
 
-// Every `input` and `expected` of the shared corpus parses, and prints back to itself.
+// Every `input`, `expected` and `assume` of the shared corpus parses, and prints back to
+// the same expression.
 TEST(PrintRoundTrip, SharedCorpus) {
   const std::filesystem::path corpus = std::filesystem::path(EQSAT_SHARED_DIR) / "corpus";
   std::vector<std::filesystem::path> files = {corpus / "sample.jsonl"};
@@ -322,9 +321,14 @@ TEST(PrintRoundTrip, SharedCorpus) {
           vars[it.key()] = parse_dtype(it->get<std::string>()).value_or(DType::Index);
         }
       }
+      std::vector<std::pair<std::string, std::string>> texts;  // (field, text)
       for (const char* field : {"input", "expected"}) {
-        if (!record.contains(field)) continue;
-        const std::string text = record[field];
+        if (record.contains(field)) texts.emplace_back(field, record[field]);
+      }
+      if (record.contains("assume")) {
+        for (const nlohmann::json& fact : record["assume"]) texts.emplace_back("assume", fact);
+      }
+      for (const auto& [field, text] : texts) {
         const std::string where = file.filename().string() + ":" + std::to_string(number) + " " +
                                   record.value("id", "") + " " + field + ": " + text;
         Result<Expr> e = parse_expr(text, typer_for(vars));

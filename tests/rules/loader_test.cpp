@@ -1,3 +1,289 @@
-#include <gtest/gtest.h>
-#include "rules/rule.h"
-namespace eqsat { namespace { TEST(Loader, Builds) { EXPECT_GT(builtin_rules().rules.size(), 60u); } } }
+// The rule-file parser: what a good file becomes, and every way a rule is rejected
+// (each with its "file:line:column: reason").
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/rules/test_support.h"
+
+namespace eqsat::testing {
+namespace {
+
+std::vector<Rule> parse_ok(std::string_view text) {
+  Result<std::vector<Rule>> rules = parse_rules(text, "t.rules");
+  EXPECT_TRUE(rules.ok()) << (rules.ok() ? "" : rules.error().message);
+  return rules.ok() ? *rules : std::vector<Rule>{};
+}
+
+std::string parse_error(std::string_view text) {
+  Result<std::vector<Rule>> rules = parse_rules(text, "t.rules");
+  EXPECT_FALSE(rules.ok()) << "accepted:\n" << text;
+  return rules.ok() ? "" : rules.error().message;
+}
+
+const PatternVar* var_named(const Rewrite& rewrite, std::string_view name) {
+  for (const PatternVar& var : rewrite.vars) {
+    if (var.name == name) return &var;
+  }
+  return nullptr;
+}
+
+TEST(RuleFile, AGoodFile) {
+  const std::vector<Rule> rules = parse_ok(
+      "# Scope of this file: a header, followed by a blank line, belongs to no rule.\n"
+      "\n"
+      "# x % c is x itself when x already lies in [0, c).\n"
+      "mod-in-range [index int uint]: x % c => x  if c > 0 and lower(x) >= 0 and upper(x) < c\n"
+      "\n"
+      "# (x + c1) + c2 = x + (c1 + c2)\n"
+      "# (a second comment line)\n"
+      "add-add-const [index]: (x + c1) + c2 => x + (c1 + c2)   # a trailing comment\n"
+      "select-not [float bool]: select(not p, x, y)\n"
+      "    => select(p, y, x)\n");
+  ASSERT_EQ(rules.size(), 3u);
+
+  const Rule& mod = rules[0];
+  EXPECT_EQ(mod.name, "mod-in-range");
+  EXPECT_EQ(mod.file, "t.rules");
+  EXPECT_EQ(mod.line, 4);
+  EXPECT_EQ(mod.comment, "x % c is x itself when x already lies in [0, c).");
+  EXPECT_EQ(mod.scope_text, "index int uint");
+  EXPECT_EQ(mod.lhs_text, "x % c");
+  EXPECT_EQ(mod.rhs_text, "x");
+  EXPECT_EQ(mod.guard_text, "c > 0 and lower(x) >= 0 and upper(x) < c");
+  ASSERT_EQ(mod.dtypes.size(), 9u);
+  ASSERT_EQ(mod.rewrites.size(), 9u);
+  EXPECT_EQ(mod.dtypes[0], DType::Index);
+  EXPECT_EQ(mod.dtypes[1], DType::Int8);
+  EXPECT_EQ(mod.dtypes[8], DType::UInt64);
+  const Rewrite& uint16 = mod.rewrites[6];
+  EXPECT_EQ(uint16.name, "mod-in-range");
+  EXPECT_EQ(uint16.lhs.dtype(), DType::UInt16);
+  EXPECT_EQ(uint16.lhs.root_node().op, Op::FloorMod);
+  ASSERT_EQ(uint16.vars.size(), 2u);
+  EXPECT_EQ(uint16.vars[0].name, "x");
+  EXPECT_FALSE(uint16.vars[0].const_only);
+  EXPECT_EQ(uint16.vars[1].name, "c");
+  EXPECT_TRUE(uint16.vars[1].const_only);
+  EXPECT_EQ(uint16.vars[1].dtype, DType::UInt16);
+  ASSERT_TRUE(uint16.guard.has_value());
+  EXPECT_EQ(uint16.guard->text, mod.guard_text);
+
+  const Rule& add = rules[1];
+  EXPECT_EQ(add.comment, "(x + c1) + c2 = x + (c1 + c2)\n(a second comment line)");
+  EXPECT_EQ(add.rhs_text, "x + (c1 + c2)");
+  EXPECT_EQ(add.guard_text, "");
+  EXPECT_FALSE(add.rewrites[0].guard.has_value());
+
+  // A line starting with whitespace continues the rule above.
+  const Rule& select = rules[2];
+  EXPECT_EQ(select.comment, "");
+  EXPECT_EQ(select.line, 9);
+  EXPECT_EQ(select.rhs_text, "select(p, y, x)");
+  ASSERT_EQ(select.dtypes.size(), 5u);
+  EXPECT_EQ(select.dtypes[0], DType::Bool);
+  EXPECT_EQ(select.dtypes[1], DType::FP16);
+  // p stands where only a BOOL can: it is BOOL in every instance; x, y are T.
+  const Rewrite& fp32 = select.rewrites[3];
+  EXPECT_EQ(var_named(fp32, "p")->dtype, DType::Bool);
+  EXPECT_EQ(var_named(fp32, "x")->dtype, DType::FP32);
+  EXPECT_EQ(fp32.rhs.dtype(), DType::FP32);
+}
+
+TEST(RuleFile, ScopeWordsExpandToDTypesInEnumOrder) {
+  auto scope = [](const std::string& words) {
+    std::vector<Rule> rules = parse_ok("r [" + words + "]: x == x => True\n");
+    std::string names;
+    for (DType dtype : rules.at(0).dtypes) names += std::string(names.empty() ? "" : " ") + std::string(dtype_name(dtype));
+    return names;
+  };
+  EXPECT_EQ(scope("index"), "INDEX");
+  EXPECT_EQ(scope("int"), "INT8 INT16 INT32 INT64");
+  EXPECT_EQ(scope("uint"), "UINT8 UINT16 UINT32 UINT64");
+  EXPECT_EQ(scope("float"), "FP16 BF16 FP32 FP64");
+  EXPECT_EQ(scope("bool"), "BOOL");
+  EXPECT_EQ(scope("INT32 index"), "INDEX INT32");
+  EXPECT_EQ(scope("int INT16  UINT8"), "INT8 INT16 INT32 INT64 UINT8");
+}
+
+TEST(RuleFile, ConstantsAreTypedLikeTheLeftSide) {
+  // A right side of literals only takes the left side's dtype in each instance.
+  const std::vector<Rule> rules = parse_ok("sub-self [INT8 FP32]: x * 0 => 0\nt [bool]: p and not p => False\n");
+  EXPECT_EQ(rules[0].rewrites[0].rhs.root_node().value, Value::integer(DType::Int8, 0));
+  EXPECT_EQ(rules[0].rewrites[1].rhs.root_node().value, Value::floating(DType::FP32, 0.0));
+  EXPECT_EQ(rules[1].rewrites[0].rhs.root_node().value, Value::boolean(false));
+}
+
+TEST(RuleFile, ConstantOnlyVariables) {
+  const std::vector<Rule> rules = parse_ok("r [index]: (x * c) + (y * c12) + cx + c0 => x\n");
+  const Rewrite& rewrite = rules[0].rewrites[0];
+  EXPECT_TRUE(var_named(rewrite, "c")->const_only);
+  EXPECT_TRUE(var_named(rewrite, "c12")->const_only);
+  EXPECT_TRUE(var_named(rewrite, "c0")->const_only);
+  EXPECT_FALSE(var_named(rewrite, "cx")->const_only);
+  EXPECT_FALSE(var_named(rewrite, "x")->const_only);
+}
+
+// ---------------------------------------------------------------- rejections
+
+TEST(RuleFileErrors, SyntaxErrorOnTheLeft) {
+  EXPECT_EQ(parse_error("r [index]: x + * 2 => x\n"), "t.rules:1:16: unexpected '*'");
+}
+
+TEST(RuleFileErrors, SyntaxErrorOnTheRight) {
+  EXPECT_EQ(parse_error("\nr [index]: x + 0 => (x\n"), "t.rules:2:23: expected ')'");
+}
+
+TEST(RuleFileErrors, SyntaxErrorOnAContinuationLine) {
+  EXPECT_EQ(parse_error("r [index]: x % c => x\n  if c > 0 and\n"),
+            "t.rules:2:15: expected a value, found the end of the guard");
+}
+
+TEST(RuleFileErrors, UnboundVariableOnTheRight) {
+  EXPECT_EQ(parse_error("r [index]: x + 0 => x + y\n"),
+            "t.rules:1:25: variable 'y' on the right is not bound by the left");
+}
+
+TEST(RuleFileErrors, GuardOverAnUnboundName) {
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if lower(y) >= 0\n"),
+            "t.rules:1:33: the guard uses 'y', which the left side does not bind");
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if c2 > 0\n"),
+            "t.rules:1:27: the guard uses 'c2', which the left side does not bind");
+}
+
+TEST(RuleFileErrors, GuardUsesTheValueOfANonConstantVariable) {
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if x > 0\n"),
+            "t.rules:1:27: 'x' is not a constant-only variable (c, c0, c1, ...): its value is unknown, "
+            "use lower(x)/upper(x)");
+}
+
+TEST(RuleFileErrors, GuardSyntax) {
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if c > \n"), "t.rules:1:30: expected a value, found the end of the guard");
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if c + 1\n"),
+            "t.rules:1:27: a guard must be a condition (a comparison, and, or, not)");
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if\n"), "t.rules:1:24: empty guard after 'if'");
+}
+
+TEST(RuleFileErrors, DuplicateName) {
+  EXPECT_EQ(parse_error("r [index]: x + 0 => x\n\nr [index]: x * 1 => x\n"),
+            "t.rules:3:1: duplicate rule name 'r' (first defined at t.rules:1)");
+}
+
+TEST(RuleFileErrors, DTypeChangingRule) {
+  EXPECT_EQ(parse_error("r [index]: x < y => x\n"),
+            "t.rules:1:18: the rule changes the dtype: the left side is BOOL, the right side INDEX");
+  EXPECT_EQ(parse_error("r [INT8 INT32]: cast(x, INT32) => x\n"),
+            "t.rules:1:32: the rule changes the dtype: the left side is INT32, the right side INT8 (in the INT8 "
+            "instance)");
+}
+
+TEST(RuleFileErrors, UnknownScopeWord) {
+  EXPECT_EQ(parse_error("r [index integer]: x + 0 => x\n"),
+            "t.rules:1:10: unknown scope word 'integer' (expected index, int, uint, float, bool or a dtype such as "
+            "INT32)");
+}
+
+TEST(RuleFileErrors, EmptyScope) {
+  EXPECT_EQ(parse_error("r [ ]: x + 0 => x\n"), "t.rules:1:3: empty scope: name the dtypes the rule holds for");
+}
+
+TEST(RuleFileErrors, LeftSideIsABareVariableOrConstant) {
+  EXPECT_EQ(parse_error("r [index]: x => x + 0\n"),
+            "t.rules:1:12: the left side is a bare variable: a rule must match an operation");
+  EXPECT_EQ(parse_error("r [index]: 0 => x - x\n"), "t.rules:1:12: the left side is a bare constant: a rule must match an operation");
+}
+
+TEST(RuleFileErrors, HeaderShape) {
+  EXPECT_EQ(parse_error("Rule [index]: x + 0 => x\n"),
+            "t.rules:1:1: expected a rule name ([a-z0-9-]+) at the start of the line");
+  EXPECT_EQ(parse_error("add_zero [index]: x + 0 => x\n"),
+            "t.rules:1:4: invalid character '_' in the rule name (names are [a-z0-9-]+)");
+  EXPECT_EQ(parse_error("r: x + 0 => x\n"), "t.rules:1:2: expected '[' and the rule's scope after its name");
+  EXPECT_EQ(parse_error("r [index x + 0 => x\n"), "t.rules:1:3: missing ']' after the scope");
+  EXPECT_EQ(parse_error("r [index] x + 0 => x\n"), "t.rules:1:11: expected ':' after the scope");
+  EXPECT_EQ(parse_error("r [index]: x + 0 = x\n"), "t.rules:1:11: expected '=>' between the left and the right side");
+  EXPECT_EQ(parse_error("r [index]:  => x\n"), "t.rules:1:11: empty left side");
+  EXPECT_EQ(parse_error("r [index]: x + 0 =>   # nothing\n"), "t.rules:1:20: empty right side");
+}
+
+TEST(RuleFileErrors, ContinuationWithoutARule) {
+  EXPECT_EQ(parse_error("# comment\n   if c > 0\n"),
+            "t.rules:2:4: a line starting with whitespace continues a rule, but no rule line precedes it");
+  EXPECT_EQ(parse_error("r [index]: x + 0 => x\n\n  if c > 0\n"),
+            "t.rules:3:3: a line starting with whitespace continues a rule, but no rule line precedes it");
+}
+
+TEST(RuleFileErrors, VariableBothBoolAndT) {
+  EXPECT_EQ(parse_error("r [int]: select(x, x, y) => y\n"),
+            "t.rules:1:17: pattern variable 'x' stands both where a BOOL is needed and where a INT8 is (in the "
+            "INT8 instance)");
+}
+
+TEST(RuleFileErrors, InstanceThatDoesNotTypeCheck) {
+  // -1 is no UINT8: the scope claims a dtype the rule cannot be written for.
+  EXPECT_EQ(parse_error("r [int uint]: x * -1 => -x\n"),
+            "t.rules:1:19: literal -1 is out of range of UINT8 (in the UINT8 instance)");
+}
+
+// ---------------------------------------------------------------- files and sets
+
+class RuleFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("eqsat_rules_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(RuleFiles, LoadsSeveralFilesInOrder) {
+  const std::string a = write("a.rules", "# a\n\nadd-zero [index]: x + 0 => x\n");
+  const std::string b = write("b.rules", "mul-one [index int]: x * 1 => x\n");
+  Result<RuleSet> set = load_rule_files({a, b});
+  ASSERT_TRUE(set.ok()) << set.error().message;
+  ASSERT_EQ(set->rules.size(), 2u);
+  EXPECT_EQ(set->rules[0].file, a);
+  EXPECT_EQ(set->rules[1].name, "mul-one");
+  EXPECT_EQ(set->rewrites().size(), 6u);  // 1 + 5 instances
+  EXPECT_EQ(set->find("mul-one"), &set->rules[1]);
+  EXPECT_EQ(set->find("nothing"), nullptr);
+  const RuleSet rest = set->without("add-zero");
+  ASSERT_EQ(rest.rules.size(), 1u);
+  EXPECT_EQ(rest.rules[0].name, "mul-one");
+}
+
+TEST_F(RuleFiles, DuplicateNamesAcrossFiles) {
+  const std::string a = write("a.rules", "r [index]: x + 0 => x\n");
+  const std::string b = write("b.rules", "\nr [index]: x * 1 => x\n");
+  Result<RuleSet> set = load_rule_files({a, b});
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.error().message, b + ":2:1: duplicate rule name 'r' (first defined at " + a + ":1)");
+}
+
+TEST_F(RuleFiles, AnErrorNamesItsFile) {
+  const std::string a = write("a.rules", "r [index]: x + 0 => x\n");
+  const std::string b = write("b.rules", "s [index]: x + 0 => y\n");
+  Result<RuleSet> set = load_rule_files({a, b});
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.error().message, b + ":1:21: variable 'y' on the right is not bound by the left");
+}
+
+TEST_F(RuleFiles, MissingFile) {
+  const std::string missing = (dir_ / "missing.rules").string();
+  Result<RuleSet> set = load_rule_files({missing});
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.error().message, missing + ": cannot open the rule file");
+}
+
+}  // namespace
+}  // namespace eqsat::testing

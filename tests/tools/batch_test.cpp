@@ -82,8 +82,8 @@ TEST(Batch, DirectoryIsAnErrorNamingIt) {
 // goes on to the good case at the end.
 struct BadLine {
   std::string line;
-  std::string error;       // expected to be a substring of the output's "error"
-  bool keeps_fields;       // the input's members are echoed (a JSON object case)
+  std::string error;  // expected to be a substring of the output's "error"
+  bool keeps_fields;  // the input's members are echoed (a JSON object case)
 };
 
 const std::vector<BadLine> kBadLines = {
@@ -97,10 +97,12 @@ const std::vector<BadLine> kBadLines = {
     {R"~({"id": "v1", "vars": {"x": "INT7"}, "input": "x"})~", "vars: unknown dtype 'INT7' for 'x'", true},
     {R"~({"id": "v2", "vars": {"x": 32}, "input": "x"})~", "vars: the dtype of 'x' must be a string", true},
     {R"~({"id": "v3", "vars": ["x"], "input": "x"})~", "vars: expected an object", true},
-    {R"~({"id": "b1", "bounds": {"x": [0]}, "input": "x"})~", "bounds: 'x' must be [lo, hi] with integers or null", true},
+    {R"~({"id": "b1", "bounds": {"x": [0]}, "input": "x"})~",
+     "bounds: 'x' must be [lo, hi] with integers or null", true},
     {R"~({"id": "b2", "bounds": {"x": [0, 7.5]}, "input": "x"})~", "bounds: 'x' must be [lo, hi]", true},
     {R"~({"id": "b3", "bounds": {"x": "0:7"}, "input": "x"})~", "bounds: 'x' must be [lo, hi]", true},
-    {R"~({"id": "b4", "bounds": {"x": [7, 0]}, "input": "x"})~", "bounds: 'x' has an empty range: 7 > 0", true},
+    {R"~({"id": "b4", "bounds": {"x": [7, 0]}, "input": "x"})~", "bounds: 'x' has an empty range: 7 > 0",
+     true},
     {R"~({"id": "b5", "vars": {"f": "FP32"}, "bounds": {"f": [0, 1]}, "input": "f"})~",
      "bounds: 'f' is FP32; bounds apply to integer variables only", true},
     {R"~({"id": "u1", "input": "foo(x) + 1"})~", "input: column 1: ", true},
@@ -108,16 +110,19 @@ const std::vector<BadLine> kBadLines = {
     {R"~({"id": "s1", "input": "(x + 1"})~", "input: column 7: ", true},
     {R"~({"id": "s2", "input": "x + * 2"})~", "input: column 5: ", true},
     {R"~({"id": "t1", "vars": {"p": "BOOL"}, "input": "p + 1"})~", "input: column 3: ", true},
-    {R"~({"id": "a1", "assume": ["x + 1"], "input": "x"})~", "assume[0]: expected a BOOL condition, got INDEX", true},
+    {R"~({"id": "a1", "assume": ["x + 1"], "input": "x"})~",
+     "assume[0]: expected a BOOL condition, got INDEX", true},
     {R"~({"id": "a2", "assume": ["x > 0", "x <"], "input": "x"})~", "assume[1]: column 4: ", true},
-    {R"~({"id": "a3", "assume": "x > 0", "input": "x"})~", "assume: expected a list of BOOL expressions", true},
+    {R"~({"id": "a3", "assume": "x > 0", "input": "x"})~", "assume: expected a list of BOOL expressions",
+     true},
     {R"~({"id": "a4", "assume": [3], "input": "x"})~", "assume[0]: expected a string", true},
 };
 
 TEST(Batch, EveryBadLineGetsOneErrorLineAndTheRunGoesOn) {
   std::string input;
   for (const BadLine& bad : kBadLines) input += bad.line + "\n";
-  input += R"~({"id": "ok", "input": "(x + 0) * 1"})~" "\n";
+  input += R"~({"id": "ok", "input": "(x + 0) * 1"})~"
+           "\n";
   TempDir dir;
   ToolRun run = run_eqsat({"batch", dir.write("in.jsonl", input)});
   ASSERT_EQ(run.status, 0) << run.err;
@@ -165,22 +170,28 @@ TEST(Batch, PassesEveryOtherFieldThroughInOrder) {
       R"~({"note": "kept", "input": "x * 1", "extra": {"nested": [1, null, "two"]}, "id": 3, "expected": "x"})~";
   ToolRun run = run_eqsat({"batch", "-"}, line + "\n");
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.out, line.substr(0, line.size() - 1) + R"~(, "output": "x", "cost": 1})~" "\n");
+  EXPECT_EQ(run.out, line.substr(0, line.size() - 1) + R"~(, "output": "x", "cost": 1})~"
+                                                       "\n");
 }
 
 TEST(Batch, ResultsOfAnEarlierRunAreReplaced) {
   // Re-running a batch on its own output gives the same shape, not stale members.
-  const std::string line = R"~({"id": "r", "input": "x + 0", "output": "stale", "error": "stale", "cost": 99})~";
+  const std::string line =
+      R"~({"id": "r", "input": "x + 0", "output": "stale", "error": "stale", "cost": 99})~";
   ToolRun run = run_eqsat({"batch", "-"}, line + "\n");
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.out, R"~({"id": "r", "input": "x + 0", "output": "x", "cost": 1})~" "\n");
+  EXPECT_EQ(run.out, R"~({"id": "r", "input": "x + 0", "output": "x", "cost": 1})~"
+                     "\n");
 }
 
 TEST(Batch, BoundsMayExceedInt64AndBeOpen) {
   const std::string input =
-      R"~({"id": "big", "bounds": {"i": [0, 18446744073709551615]}, "input": "i >= 0"})~" "\n"
-      R"~({"id": "neg", "bounds": {"i": [-9223372036854775808, -1]}, "input": "i < 0"})~" "\n"
-      R"~({"id": "open", "bounds": {"i": [null, -1], "j": [0, null], "k": [null, null]}, "input": "i < 0"})~" "\n";
+      R"~({"id": "big", "bounds": {"i": [0, 18446744073709551615]}, "input": "i >= 0"})~"
+      "\n"
+      R"~({"id": "neg", "bounds": {"i": [-9223372036854775808, -1]}, "input": "i < 0"})~"
+      "\n"
+      R"~({"id": "open", "bounds": {"i": [null, -1], "j": [0, null], "k": [null, null]}, "input": "i < 0"})~"
+      "\n";
   ToolRun run = run_eqsat({"batch", "-"}, input);
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
@@ -192,7 +203,8 @@ TEST(Batch, BoundsMayExceedInt64AndBeOpen) {
 }
 
 TEST(Batch, AssumptionsAreUsed) {
-  ToolRun run = run_eqsat({"batch", "-"}, R"~({"assume": ["n > 8"], "input": "select(n > 4, 1, 0)"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-"}, R"~({"assume": ["n > 8"], "input": "select(n > 4, 1, 0)"})~"
+                                          "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 1u);
@@ -200,7 +212,8 @@ TEST(Batch, AssumptionsAreUsed) {
 }
 
 TEST(Batch, ReportAddsTheRunnerReport) {
-  ToolRun run = run_eqsat({"batch", "-", "--report"}, R"~({"id": "r", "input": "(x + 0) * 1"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--report"}, R"~({"id": "r", "input": "(x + 0) * 1"})~"
+                                                      "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 1u);
@@ -216,7 +229,8 @@ TEST(Batch, ReportAddsTheRunnerReport) {
 }
 
 TEST(Batch, LimitsAreAppliedAndStillGiveAnAnswer) {
-  ToolRun run = run_eqsat({"batch", "-", "--iter-limit", "0", "--report"}, R"~({"input": "(x + 0) * 1"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--iter-limit", "0", "--report"}, R"~({"input": "(x + 0) * 1"})~"
+                                                                           "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 1u);
@@ -224,7 +238,8 @@ TEST(Batch, LimitsAreAppliedAndStillGiveAnAnswer) {
   EXPECT_EQ(got[0]["output"], "(x + 0) * 1") << got[0];
   EXPECT_EQ(got[0]["cost"], 5);
 
-  run = run_eqsat({"batch", "-", "--node-limit", "1", "--time-limit", "0.5"}, R"~({"input": "(x + 0) * 1"})~" "\n");
+  run = run_eqsat({"batch", "-", "--node-limit", "1", "--time-limit", "0.5"}, R"~({"input": "(x + 0) * 1"})~"
+                                                                              "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   got = json_lines(run.out);
   ASSERT_EQ(got.size(), 1u);
@@ -234,7 +249,8 @@ TEST(Batch, LimitsAreAppliedAndStillGiveAnAnswer) {
 TEST(Batch, CostProfileFromFile) {
   TempDir dir;
   const std::string profile = dir.write("costs.json", R"~({"name": "dear-add", "ops": {"add": 10}})~");
-  ToolRun run = run_eqsat({"batch", "-", "--costs", profile}, R"~({"input": "x + 1"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--costs", profile}, R"~({"input": "x + 1"})~"
+                                                              "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 1u);
@@ -244,14 +260,16 @@ TEST(Batch, CostProfileFromFile) {
 TEST(Batch, BadCostProfileIsFatalAndNamesTheFile) {
   TempDir dir;
   const std::string bad = dir.write("bad-costs.json", R"~({"ops": {"frobnicate": 3}})~");
-  ToolRun run = run_eqsat({"batch", "-", "--costs", bad}, R"~({"input": "x"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--costs", bad}, R"~({"input": "x"})~"
+                                                          "\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_TRUE(Contains(run.err, "eqsat: error: "));
   EXPECT_TRUE(Contains(run.err, "bad-costs.json"));
   EXPECT_TRUE(Contains(run.err, "frobnicate"));
 
-  run = run_eqsat({"batch", "-", "--costs", dir.path("missing-costs.json")}, R"~({"input": "x"})~" "\n");
+  run = run_eqsat({"batch", "-", "--costs", dir.path("missing-costs.json")}, R"~({"input": "x"})~"
+                                                                             "\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_TRUE(Contains(run.err, "missing-costs.json"));
 }
@@ -263,8 +281,10 @@ const char kAddZeroRule[] =
 TEST(Batch, RulesReplaceTheCatalogue) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  ToolRun run = run_eqsat({"batch", "-", "--rules", rules},
-                          R"~({"input": "x + 0"})~" "\n" R"~({"input": "x * 1"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--rules", rules}, R"~({"input": "x + 0"})~"
+                                                            "\n"
+                                                            R"~({"input": "x * 1"})~"
+                                                            "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 2u);
@@ -275,7 +295,8 @@ TEST(Batch, RulesReplaceTheCatalogue) {
 TEST(Batch, AddRulesExtendTheCatalogue) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  ToolRun run = run_eqsat({"batch", "-", "--add-rules", rules}, R"~({"input": "(x + 0) * 1"})~" "\n");
+  ToolRun run = run_eqsat({"batch", "-", "--add-rules", rules}, R"~({"input": "(x + 0) * 1"})~"
+                                                                "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_lines(run.out).at(0)["output"], "x");
 
@@ -283,7 +304,8 @@ TEST(Batch, AddRulesExtendTheCatalogue) {
   ASSERT_FALSE(builtin_rules().rules.empty());
   const std::string& taken = builtin_rules().rules.front().name;
   const std::string clash = dir.write("clash.rules", taken + " [index]: x + 0 => x\n");
-  run = run_eqsat({"batch", "-", "--add-rules", clash}, R"~({"input": "x"})~" "\n");
+  run = run_eqsat({"batch", "-", "--add-rules", clash}, R"~({"input": "x"})~"
+                                                        "\n");
   EXPECT_EQ(run.status, 1);
   EXPECT_TRUE(Contains(run.err, "clash.rules"));
   EXPECT_TRUE(Contains(run.err, taken));
@@ -304,7 +326,8 @@ TEST(Batch, BadRuleFileIsFatalAndNamesTheFile) {
 TEST(Batch, FlagAfterRulesDoesNotSwallowTheInput) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  const std::string in = dir.write("in.jsonl", R"~({"input": "x + 0"})~" "\n");
+  const std::string in = dir.write("in.jsonl", R"~({"input": "x + 0"})~"
+                                               "\n");
   ToolRun run = run_eqsat({"batch", "--rules", rules, in});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_lines(run.out).at(0)["output"], "x");

@@ -40,6 +40,8 @@ TEST(Cli, UsageErrorsExitWithStatus2) {
            {"batch", "-", "--frobnicate"},
            {"batch", "-", "--iter-limit", "many"},
            {"batch", "-", "--time-limit", "-1"},
+           {"batch", "-", "--iter-limit", "-1"},
+           {"batch", "-", "--node-limit", "1.5"},
            {"simplify-expr"},
            {"simplify-expr", "x", "y"},
        }) {

@@ -1,0 +1,265 @@
+// The built-in catalogue, rule by rule: for every rule an example that it simplifies,
+// and that the catalogue without that rule does not (so no rule is dead weight and no
+// example passes by accident). Read as a table, it is the catalogue's documentation.
+#include <set>
+
+#include "tests/rules/test_support.h"
+
+namespace eqsat::testing {
+namespace {
+
+struct RuleExample {
+  const char* rule;
+  const char* input;
+  const char* expected;
+  const char* vars = "";    // "x:INT32 p:BOOL"; unlisted names are INDEX
+  const char* bounds = "";  // "x:0:9 y:1:"
+};
+
+// Single letters p, q, a, b name BOOL variables where the examples need them.
+const RuleExample kExamples[] = {
+    // ---------------------------------------------------------------- arith.rules
+    {"add-zero", "x + 0", "x"},
+    {"add-zero", "0 + x", "x", "x:UINT8"},
+    {"add-neg-zero", "x + -0.0", "x", "x:FP32"},
+    {"sub-zero", "x - 0", "x"},
+    {"sub-zero", "x - 0.0", "x", "x:FP64"},
+    {"mul-one", "x * 1", "x", "x:INT16"},
+    {"mul-one", "x * 1.0", "x", "x:FP32"},
+    {"div-by-one", "x / 1.0", "x", "x:FP32"},
+    {"sub-self", "x - x", "const(0, INT32)", "x:INT32"},
+    {"neg-neg", "-(-x)", "x"},
+    {"neg-neg", "-(-x)", "x", "x:BF16"},
+    {"sub-neg", "x - (-y)", "x + y"},
+    {"add-neg", "x + (-y)", "x - y"},
+    {"zero-sub", "0 - x", "-x"},
+    {"neg-sub", "-(x - y)", "y - x"},
+    {"mul-neg-one", "x * -1", "-x"},
+    {"add-add-const", "(x + 3) + 4", "x + 7"},
+    {"add-add-const", "(x + const(100, INT8)) + const(100, INT8)", "x + const(-56, INT8)", "x:INT8"},
+    {"sub-sub-const", "(x - 3) - 4", "x - 7"},
+    {"add-sub-const", "(x + 7) - 3", "x + 4"},
+    {"add-sub-const-neg", "(x + 3) - 7", "x - 4"},
+    {"sub-add-const", "(x - 7) + 3", "x - 4"},
+    {"sub-add-const-pos", "(x - 3) + 7", "x + 4"},
+    {"mul-mul-const", "(x * 3) * 4", "x * 12"},
+    {"add-const-push", "(x + 1) + y - 1", "x + y"},
+    {"sub-const-push", "(x + 3) - y - 3", "x - y"},
+    {"mul-add-const", "(x + 1) * 4 - 4", "x * 4"},
+    {"add-self", "x + x + x", "x * 3"},
+    {"mul-add-self", "x * 3 + x", "x * 4"},
+    {"mul-sub-self", "x * 3 - x", "x * 2"},
+    {"factor-add", "x * y + x * z", "x * (y + z)"},
+    {"factor-add", "x * 3 + x * 5", "x * 8"},
+    {"factor-sub", "x * y - x * z", "x * (y - z)"},
+    {"add-sub-cancel", "(x + y) - y", "x"},
+    {"sub-add-cancel", "(x - y) + y", "x"},
+    {"sub-add-cancel-left", "x - (x + y)", "-y"},
+    {"sub-sub-cancel", "x - (x - y)", "y"},
+    // ---------------------------------------------------------------- compare.rules
+    {"gt-to-lt", "x + 3 > 10", "x > 7"},
+    {"ge-to-le", "x + 3 >= 10", "x >= 7"},
+    {"lt-self", "x < x", "False"},
+    {"lt-self", "x < x", "False", "x:FP32"},
+    {"le-self", "x <= x", "True"},
+    {"eq-self", "x == x", "True"},
+    {"eq-self", "p == p", "True", "p:BOOL"},
+    {"ne-self", "x != x", "False", "x:UINT16"},
+    {"not-lt", "not (x < y)", "y <= x"},
+    {"not-le", "not (x <= y)", "y < x"},
+    {"not-eq", "not (x == y)", "x != y"},
+    {"not-eq", "not (x == y)", "x != y", "x:FP32 y:FP32"},
+    {"not-ne", "not (x != y)", "x == y"},
+    {"lt-add-const", "x + 3 < 10", "x < 7"},
+    {"le-add-const", "x + 3 <= 10", "x <= 7"},
+    {"const-lt-add", "10 < x + 3", "x > 7"},
+    {"const-le-add", "10 <= x + 3", "x >= 7"},
+    {"lt-sub-const", "x - 3 < 10", "x < 13"},
+    {"le-sub-const", "x - 3 <= 10", "x <= 13"},
+    {"const-lt-sub", "10 < x - 3", "x > 13"},
+    {"const-le-sub", "10 <= x - 3", "x >= 13"},
+    {"lt-sub-zero", "x - y < 0", "x < y"},
+    {"le-sub-zero", "x - y <= 0", "x <= y"},
+    {"zero-lt-sub", "0 < x - y", "y < x"},
+    {"zero-le-sub", "0 <= x - y", "y <= x"},
+    {"lt-add-right", "x < x + y", "y > 0"},
+    {"lt-add-right", "x + 1 > x", "True"},
+    {"lt-add-left", "x + y < x", "y < 0"},
+    {"le-add-right", "x <= x + y", "y >= 0"},
+    {"le-add-left", "x + y <= x", "y <= 0"},
+    {"lt-add-both", "x + z < y + z", "x < y"},
+    {"le-add-both", "x + z <= y + z", "x <= y"},
+    {"lt-neg", "-x < -y", "y < x"},
+    {"lt-div-const", "x // 4 < 3", "x < 12"},
+    {"le-div-const", "x // 4 <= 3", "x < 16"},
+    {"const-lt-div", "3 < x // 4", "x >= 16"},
+    {"const-le-div", "3 <= x // 4", "x >= 12"},
+    {"lt-mul-const", "x * 4 < 10", "x < 3"},
+    {"le-mul-const", "x * 4 <= 10", "x <= 2"},
+    {"const-lt-mul", "10 < x * 4", "x > 2"},
+    {"const-le-mul", "10 <= x * 4", "x >= 3"},
+    {"eq-add-const", "x + 3 == 10", "x == 7"},
+    {"eq-add-const", "x + 3 == 1", "x == 254", "x:UINT8"},
+    {"eq-sub-const", "x - 3 == 10", "x == 13"},
+    {"ne-add-const", "x + 3 != 10", "x != 7", "x:INT32"},
+    {"ne-sub-const", "x - 3 != 10", "x != 13"},
+    {"eq-neg-const", "-x == 5", "x == -5"},
+    {"eq-sub-zero", "x - y == 0", "x == y", "x:INT32 y:INT32"},
+    {"ne-sub-zero", "x - y != 0", "x != y"},
+    {"eq-add-self", "x + y == x", "y == 0"},
+    {"eq-add-both", "x + z == y + z", "x == y"},
+    {"eq-mul-const", "x * 4 == 12", "x == 3"},
+    {"eq-mul-const-never", "x * 4 == 10", "False"},
+    // ---------------------------------------------------------------- bool.rules
+    {"not-not", "not (not p)", "p", "p:BOOL"},
+    {"and-self", "p and p", "p", "p:BOOL"},
+    {"or-self", "p or p", "p", "p:BOOL"},
+    {"and-true", "p and True", "p", "p:BOOL"},
+    {"or-false", "p or False", "p", "p:BOOL"},
+    {"and-not-self", "p and not p", "False", "p:BOOL"},
+    {"or-not-self", "p or not p", "True", "p:BOOL"},
+    {"demorgan-and", "not p and not q", "not (p or q)", "p:BOOL q:BOOL"},
+    {"demorgan-or", "not p or not q", "not (p and q)", "p:BOOL q:BOOL"},
+    {"not-and", "not (x < y and y < z)", "y <= x or z <= y"},
+    {"not-or", "not (x < y or y < z)", "y <= x and z <= y"},
+    {"absorb-and", "p and (p or q)", "p", "p:BOOL q:BOOL"},
+    {"absorb-or", "p or (p and q)", "p", "p:BOOL q:BOOL"},
+    {"eq-true", "p == True", "p", "p:BOOL"},
+    {"eq-false", "p == False", "not p", "p:BOOL"},
+    {"ne-true", "p != True", "not p", "p:BOOL"},
+    {"ne-false", "p != False", "p", "p:BOOL"},
+    // ---------------------------------------------------------------- minmax.rules
+    {"min-self", "min(x, x)", "x"},
+    {"max-self", "max(x, x)", "x", "x:INT8"},
+    {"min-dominant", "min(x, y)", "x", "", "x:0:5 y:10:20"},
+    {"min-dominant", "min(x, y)", "y", "", "x:10:20 y:0:5"},
+    {"max-dominant", "max(x, y)", "x", "", "x:10:20 y:0:5"},
+    {"min-max-absorb", "min(x, max(x, y))", "x"},
+    {"max-min-absorb", "max(x, min(x, y))", "x"},
+    {"min-min-absorb", "min(min(x, y), x)", "min(x, y)"},
+    {"max-max-absorb", "max(max(x, y), x)", "max(x, y)"},
+    {"min-min-const", "min(min(x, 5), 3)", "min(x, 3)"},
+    {"max-max-const", "max(max(x, 3), 5)", "max(x, 5)"},
+    {"min-add-const", "min(x + 3, x + 5)", "x + 3"},
+    {"max-add-const", "max(x + 3, x + 5)", "x + 5"},
+    {"min-add-self", "min(x, x + 3)", "x"},
+    {"max-add-self", "max(x, x + 3)", "x + 3"},
+    {"min-neg", "min(-x, -y)", "-max(x, y)"},
+    {"max-neg", "max(-x, -y)", "-min(x, y)"},
+    {"min-plus-max", "min(x, y) + max(x, y)", "x + y"},
+    {"min-le", "min(x, y) <= x", "True"},
+    {"max-ge", "x <= max(x, y)", "True"},
+    {"lt-min", "x < min(x, y)", "False"},
+    {"max-lt", "max(x, y) < x", "False"},
+    // ---------------------------------------------------------------- select.rules
+    {"select-true", "select(x < 4, y, z)", "y", "", "x:0:3"},
+    {"select-false", "select(x < 4, y, z)", "z", "", "x:5:9"},
+    {"select-same", "select(p, x, x)", "x", "p:BOOL"},
+    {"select-bool-not", "select(p, False, True)", "not p", "p:BOOL"},
+    {"select-true-branch", "select(p, True, q)", "p or q", "p:BOOL q:BOOL"},
+    {"select-false-branch", "select(p, q, False)", "p and q", "p:BOOL q:BOOL"},
+    {"select-not", "select(not p, x, y)", "select(p, y, x)", "p:BOOL"},
+    {"select-merge-else", "select(a, select(b, x, y), y)", "select(a and b, x, y)", "a:BOOL b:BOOL"},
+    {"select-merge-then", "select(a, x, select(b, x, y))", "select(a or b, x, y)", "a:BOOL b:BOOL"},
+    {"select-nested-then", "select(p, select(p, x, y), z)", "select(p, x, z)", "p:BOOL"},
+    {"select-nested-else", "select(p, x, select(p, y, z))", "select(p, x, z)", "p:BOOL"},
+    {"select-lt-min", "select(x < y, x, y)", "min(x, y)"},
+    {"select-lt-max", "select(x < y, y, x)", "max(x, y)"},
+    {"select-le-min", "select(x <= y, x, y)", "min(x, y)"},
+    {"select-le-max", "select(x <= y, y, x)", "max(x, y)"},
+    // ---------------------------------------------------------------- divmod.rules
+    {"mod-in-range", "x % 10", "x", "", "x:0:9"},
+    {"div-one", "x // 1", "x"},
+    {"div-self", "x // x", "1", "", "x:1:"},
+    {"mod-self", "x % x", "0", "", "x:1:"},
+    {"div-neg-one", "x // -1", "-x"},
+    {"mul-div-multiple", "(x * 8) // 4", "x * 2"},
+    {"mul-div-divisor", "(x * 4) // 8", "x // 2"},
+    {"mul-mod-multiple", "(x * 8) % 4", "0"},
+    {"div-div", "(x // 4) // 8", "x // 32"},
+    {"mod-mod", "(x % 8) % 4", "x % 4"},
+    {"mod-mul-add", "(a * 8 + b) % 8", "b % 8"},
+    {"div-mul-add", "(a * 8 + b) // 8", "a", "", "b:0:7"},
+    {"mod-add-const", "(x + 8) % 4", "x % 4"},
+    {"div-add-const", "(x + 8) // 4 - 2", "x // 4"},
+    {"divmod-recombine", "x % 8 + (x // 8) * 8", "x"},
+    {"truncdiv-nonneg", "truncdiv(x, 4)", "x // 4", "", "x:0:"},
+    {"truncmod-nonneg", "truncmod(x, 4)", "x % 4", "", "x:0:"},
+    {"truncdiv-unsigned", "truncdiv(x, y)", "x // y", "x:UINT32 y:UINT32"},
+    {"truncmod-unsigned", "truncmod(x, y)", "x % y", "x:UINT32 y:UINT32"},
+    // ---------------------------------------------------------------- cast.rules
+    {"cast-chain-int32-int64", "cast(cast(x, INT32), INT64)", "cast(x, INT64)", "x:INT8"},
+    {"cast-chain-int64-index", "cast(cast(x, INT64), INDEX)", "cast(x, INDEX)", "x:INT32"},
+    {"cast-chain-index-int32", "cast(cast(x, INDEX), INT32)", "cast(x, INT32)", "x:INT64"},
+    {"cast-chain-index-int64", "cast(cast(x, INDEX), INT64)", "cast(x, INT64)", "x:UINT8"},
+    {"cast-roundtrip-index-int32", "cast(cast(x, INDEX), INT32)", "x", "x:INT32"},
+    {"cast-roundtrip-index-int64", "cast(cast(x, INDEX), INT64)", "x", "x:INT64"},
+    {"cast-roundtrip-int64-int32", "cast(cast(x, INT64), INT32)", "x", "x:INT32"},
+    {"cast-add-const-int32", "cast(i + 1, INT32) - const(1, INT32)", "cast(i, INT32)"},
+    {"cast-add-const-int64", "cast(i + 1, INT64) - const(1, INT64)", "cast(i, INT64)"},
+    {"cast-index-lt", "cast(x, INDEX) < cast(y, INDEX)", "x < y", "x:INT32 y:INT32"},
+    {"cast-index-le", "cast(x, INDEX) <= cast(y, INDEX)", "x <= y", "x:UINT8 y:UINT8"},
+    {"cast-index-eq", "cast(x, INDEX) == cast(y, INDEX)", "x == y", "x:INT16 y:INT16"},
+    // ---------------------------------------------------------------- bitwise.rules
+    {"xor-self", "x ^ x", "0"},
+    {"and-self-bits", "x & x", "x"},
+    {"or-self-bits", "x | x", "x", "x:UINT32"},
+    {"or-zero", "x | 0", "x"},
+    {"xor-zero", "x ^ 0", "x"},
+    {"and-all-ones", "x & -1", "x", "x:INT32"},
+    {"xor-all-ones", "x ^ -1", "~x"},
+    {"not-not-bits", "~(~x)", "x"},
+    {"and-or-absorb", "x & (x | y)", "x"},
+    {"or-and-absorb", "x | (x & y)", "x"},
+    {"xor-xor-cancel", "(x ^ y) ^ y", "x"},
+    {"shl-zero", "x << 0", "x"},
+    {"shr-zero", "x >> 0", "x"},
+};
+
+std::string describe(const RuleExample& example) {
+  std::string text = std::string(example.rule) + ": " + example.input + "  =>  " + example.expected;
+  if (*example.vars) text += "  [vars " + std::string(example.vars) + "]";
+  if (*example.bounds) text += "  [bounds " + std::string(example.bounds) + "]";
+  return text;
+}
+
+class RuleExampleTest : public ::testing::TestWithParam<RuleExample> {};
+
+TEST_P(RuleExampleTest, SimplifiesWithTheRuleAndNotWithoutIt) {
+  const RuleExample& example = GetParam();
+  const RuleSet& all = builtin_rules();
+  ASSERT_NE(all.find(example.rule), nullptr) << "no rule named " << example.rule;
+  const Case c = make_case(example.input, example.vars, example.bounds);
+  const Expr expected = parse_in(c, example.expected);
+  ASSERT_TRUE(expected.valid());
+
+  const Expr with_rule = simplify_with(c, all);
+  EXPECT_TRUE(same_modulo_commutativity(with_rule, expected))
+      << describe(example) << "\n  got: " << print(with_rule);
+
+  const Expr without_rule = simplify_with(c, all.without(example.rule));
+  EXPECT_FALSE(same_modulo_commutativity(without_rule, expected))
+      << describe(example) << "\n  the catalogue without " << example.rule << " gives it too";
+}
+
+std::string example_name(const ::testing::TestParamInfo<RuleExample>& info) {
+  std::string name = std::to_string(info.index) + "_" + info.param.rule;
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, RuleExampleTest, ::testing::ValuesIn(kExamples), example_name);
+
+TEST(Catalogue, EveryRuleHasAnExample) {
+  std::set<std::string> covered;
+  for (const RuleExample& example : kExamples) covered.insert(example.rule);
+  for (const Rule& rule : builtin_rules().rules) {
+    EXPECT_TRUE(covered.count(rule.name)) << rule.file << ":" << rule.line << ": rule " << rule.name
+                                          << " has no example in kExamples";
+  }
+}
+
+}  // namespace
+}  // namespace eqsat::testing

@@ -1,0 +1,55 @@
+#include "verify/pattern_terms.h"
+
+#include <vector>
+
+namespace eqsat::verify {
+
+PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars) {
+  z3::context& ctx = semantics.ctx();
+  std::vector<PatternTerm> terms;
+  terms.reserve(pattern.nodes.size());
+  // Children come before their parents, so one pass in node order suffices.
+  for (const PatternNode& node : pattern.nodes) {
+    switch (node.kind) {
+      case PatternNode::Kind::Var:
+        terms.push_back({vars[node.var], ctx.bool_val(true), ctx.bool_val(true), ctx.bool_val(true)});
+        continue;
+      case PatternNode::Kind::Const: {
+        Conditions cond(ctx);
+        z3::expr value = semantics.constant(node.value, cond);
+        terms.push_back({value, ctx.bool_val(true), ctx.bool_val(true), cond.fits});
+        continue;
+      }
+      case PatternNode::Kind::Op:
+        break;
+    }
+    std::vector<z3::expr> args;
+    std::vector<DType> arg_dtypes;
+    z3::expr strict = ctx.bool_val(true);
+    z3::expr fits = ctx.bool_val(true);
+    for (uint32_t child : node.children) {
+      const PatternTerm& c = terms[child];
+      args.push_back(c.value);
+      arg_dtypes.push_back(pattern.nodes[child].dtype);
+      strict = strict && c.defined_strict;
+      fits = fits && c.fits;
+    }
+    Conditions cond(ctx);
+    z3::expr value = semantics.apply(node.op, node.dtype, args, arg_dtypes, cond);
+
+    auto lazy_of = [&](std::size_t i) -> const z3::expr& { return terms[node.children[i]].defined_lazy; };
+    z3::expr lazy = ctx.bool_val(true);
+    switch (node.op) {
+      case Op::Select: lazy = lazy_of(0) && z3::ite(args[0], lazy_of(1), lazy_of(2)); break;
+      case Op::And: lazy = lazy_of(0) && z3::implies(args[0], lazy_of(1)); break;
+      case Op::Or: lazy = lazy_of(0) && z3::implies(!args[0], lazy_of(1)); break;
+      default:
+        for (std::size_t i = 0; i < node.children.size(); ++i) lazy = lazy && lazy_of(i);
+        break;
+    }
+    terms.push_back({value, strict && cond.defined, lazy && cond.defined, fits && cond.fits});
+  }
+  return terms[pattern.root];
+}
+
+}  // namespace eqsat::verify

@@ -1,0 +1,123 @@
+#include "verify/refinement.h"
+
+#include <algorithm>
+
+#include "verify/pattern_terms.h"
+
+namespace eqsat::verify {
+
+std::string_view proof_kind_name(ProofKind kind) { return kind == ProofKind::Exact ? "exact" : "bv-fallback"; }
+
+std::optional<ProofKind> parse_proof_kind(std::string_view text) {
+  if (text == "exact") return ProofKind::Exact;
+  if (text == "bv-fallback") return ProofKind::BvFallback;
+  return std::nullopt;
+}
+
+namespace {
+
+bool mentions_index(const Pattern& pattern) {
+  return std::any_of(pattern.nodes.begin(), pattern.nodes.end(),
+                     [](const PatternNode& n) { return n.dtype == DType::Index; });
+}
+
+std::string named_text(const z3::model& model, const std::string& name, const z3::expr& term) {
+  const z3::expr v = model.eval(term, true);
+  if (v.is_bool()) return name + " = " + (v.is_true() ? "True" : "False");
+  return name + " = " + v.to_string();
+}
+
+std::string timeout_text(unsigned timeout_ms) {
+  const unsigned s = timeout_ms / 1000;
+  return "timeout " + (timeout_ms % 1000 == 0 ? std::to_string(s) : std::to_string(timeout_ms) + " m") + " s";
+}
+
+Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
+  // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
+  z3::context ctx;
+  const Semantics sem(ctx, model, options.fallback_bits);
+  std::vector<z3::expr> terms;
+  for (const PatternVar& v : vars) terms.push_back(sem.variable(v.name, v.dtype));
+  const Hypotheses hyp = hypotheses(sem, terms);
+  const PatternTerm l = translate_pattern(sem, lhs, terms);
+  const PatternTerm r = translate_pattern(sem, rhs, terms);
+
+  // The negation of: for both readings, defined(lhs) implies defined(rhs) and equal.
+  // The strict reading's premise implies the lazy one's, hence one query.
+  const z3::expr rhs_defined = r.defined_lazy && z3::implies(l.defined_strict, r.defined_strict);
+  const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value));
+
+  z3::solver solver(ctx);
+  z3::params params(ctx);
+  params.set("timeout", options.timeout_ms);
+  solver.set(params);
+  solver.add(hyp.holds);
+  if (model == IndexModel::BitVector) solver.add(l.fits && r.fits);
+  solver.add(failure);
+
+  Outcome out;
+  out.kind = model == IndexModel::Integer ? ProofKind::Exact : ProofKind::BvFallback;
+  switch (solver.check()) {
+    case z3::unsat:
+      out.verdict = Verdict::Proved;
+      return out;
+    case z3::unknown: {
+      out.verdict = Verdict::Unknown;
+      const std::string reason = solver.reason_unknown();
+      const bool timed_out = reason.find("timeout") != std::string::npos || reason.find("cancel") != std::string::npos;
+      out.unknown_reason = timed_out ? timeout_text(options.timeout_ms) : reason;
+      return out;
+    }
+    case z3::sat:
+      break;
+  }
+  const z3::model m = solver.get_model();
+  Counterexample cex;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    cex.vars.push_back({vars[i].name, sem.model_value(m, terms[i], vars[i].dtype)});
+  }
+  for (const auto& [name, term] : hyp.named) cex.facts.push_back(named_text(m, name, term));
+  cex.lhs = sem.model_value(m, l.value, lhs.dtype());
+  if (m.eval(rhs_defined, true).is_true()) cex.rhs = sem.model_value(m, r.value, rhs.dtype());
+  out.verdict = Verdict::Counterexample;
+  out.counterexample = std::move(cex);
+  return out;
+}
+
+Outcome guarded_attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                        const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
+  try {
+    return attempt(lhs, rhs, vars, hypotheses, options, model);
+  } catch (const z3::exception& e) {
+    Outcome out;
+    out.unknown_reason = std::string("z3 error: ") + e.msg();
+    return out;
+  } catch (const std::range_error& e) {
+    Outcome out;
+    out.unknown_reason = std::string("model value out of range: ") + e.what();
+    return out;
+  }
+}
+
+}  // namespace
+
+Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                         const HypothesisFn& hypotheses, const ProverOptions& options) {
+  const bool index = mentions_index(lhs) || mentions_index(rhs);
+  std::string integer_reason;
+  try {
+    Outcome exact = guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::Integer);
+    if (exact.verdict != Verdict::Unknown || !index) return exact;
+    integer_reason = exact.unknown_reason;
+  } catch (const Unsupported& e) {
+    integer_reason = e.what();
+  }
+  Outcome fallback = guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::BitVector);
+  if (fallback.verdict == Verdict::Unknown && fallback.unknown_reason != integer_reason) {
+    fallback.unknown_reason = integer_reason + "; bit-vector fallback: " + fallback.unknown_reason;
+  }
+  return fallback;
+}
+
+}  // namespace eqsat::verify

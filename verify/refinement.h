@@ -1,0 +1,56 @@
+// The proof obligation shared by rule verification and translation validation:
+// "wherever the left side is defined, the right side is defined and equal".
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "egraph/pattern.h"
+#include "verify/counterexample.h"
+#include "verify/z3_semantics.h"
+
+namespace eqsat::verify {
+
+enum class Verdict : uint8_t { Proved, Counterexample, Unknown };
+
+// Which proof a verdict rests on.
+enum class ProofKind : uint8_t {
+  Exact,       // INDEX as unbounded integers (or no INDEX at all): the spec's semantics
+  BvFallback,  // INDEX as bit-vectors, for values whose every intermediate fits
+};
+std::string_view proof_kind_name(ProofKind kind);  // "exact", "bv-fallback"
+std::optional<ProofKind> parse_proof_kind(std::string_view text);
+
+struct ProverOptions {
+  unsigned timeout_ms = 10000;  // per Z3 query; the fallback gets its own
+  unsigned fallback_bits = 64;  // width of INDEX in the bit-vector fallback
+};
+
+struct Outcome {
+  Verdict verdict = Verdict::Unknown;
+  ProofKind kind = ProofKind::Exact;
+  std::optional<Counterexample> counterexample;  // Verdict::Counterexample
+  std::string unknown_reason;                    // Verdict::Unknown: "timeout 10 s", ...
+};
+
+// Hypotheses over the variables: a condition and the named terms it introduced (shown
+// in counterexamples).
+struct Hypotheses {
+  z3::expr holds;
+  std::vector<std::pair<std::string, z3::expr>> named;
+};
+using HypothesisFn = std::function<Hypotheses(const Semantics&, std::span<const z3::expr> var_terms)>;
+
+// Proves that `rhs` may replace `lhs`: for every value of `vars` satisfying the
+// hypotheses, wherever `lhs` is defined `rhs` is defined and has the same value, under
+// both readings of definedness (verify/pattern_terms.h). INDEX is tried as Int first;
+// when Z3 answers unknown there, or the translation needs bit operations on INDEX, the
+// bit-vector fallback decides, and the outcome says so.
+Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                         const HypothesisFn& hypotheses, const ProverOptions& options);
+
+}  // namespace eqsat::verify

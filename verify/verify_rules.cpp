@@ -1,0 +1,198 @@
+#include "verify/verify_rules.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <thread>
+
+#include "rules/rule_digest.h"
+#include "rules/rule_lock.h"
+#include "verify/rule_prover.h"
+
+namespace eqsat::verify {
+
+std::string default_lock_path() { return std::string(EQSAT_RULES_DIR) + "/rules.lock"; }
+
+std::vector<InstanceResult> verify_rule_set(const RuleSet& rules, const ProverOptions& options, unsigned threads,
+                                            const ProgressFn& progress) {
+  struct Job {
+    const Rule* rule;
+    std::size_t instance;
+  };
+  std::vector<Job> jobs;
+  for (const Rule& rule : rules.rules) {
+    for (std::size_t i = 0; i < rule.dtypes.size(); ++i) jobs.push_back({&rule, i});
+  }
+  std::vector<InstanceResult> results(jobs.size());
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex mutex;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      const Job& job = jobs[i];
+      InstanceResult r{job.rule, job.rule->dtypes[job.instance], prove_rewrite(job.rule->rewrites[job.instance], options)};
+      std::lock_guard<std::mutex> lock(mutex);
+      results[i] = std::move(r);
+      ++done;
+      if (progress) progress(done, jobs.size(), i, results[i]);
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(jobs.size(), 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  return results;
+}
+
+namespace {
+
+// Whether the constant folder computes the same two sides on the counterexample's
+// values. It may decline where Z3 does not (float min/max of NaN, huge INDEX values):
+// then it neither confirms nor denies.
+std::string folder_check(const Rewrite& rewrite, const Counterexample& cex) {
+  std::vector<Value> values;
+  for (const auto& b : cex.vars) values.push_back(b.value);
+  const std::optional<Value> lhs = fold_pattern(rewrite.lhs, values);
+  const std::optional<Value> rhs = fold_pattern(rewrite.rhs, values);
+  if (!lhs) return "";  // the folder declines the left side: nothing to compare
+  if (lhs == cex.lhs && rhs == cex.rhs) return "";
+  auto text = [](const std::optional<Value>& v) { return v ? value_text(*v) : std::string("undefined"); };
+  return " [the constant folder computes lhs = " + text(lhs) + ", rhs = " + text(rhs) + "]";
+}
+
+}  // namespace
+
+std::string result_line(const InstanceResult& r) {
+  const Rule& rule = *r.rule;
+  std::string line = rule.file + ":" + std::to_string(rule.line) + ": " + rule.name + " " +
+                     std::string(dtype_name(r.dtype)) + ": ";
+  switch (r.outcome.verdict) {
+    case Verdict::Proved:
+      return line + "proved (" + std::string(proof_kind_name(r.outcome.kind)) + ")";
+    case Verdict::Unknown:
+      return line + "unknown (" + r.outcome.unknown_reason + ")";
+    case Verdict::Counterexample: {
+      const Rewrite* rewrite = nullptr;
+      for (std::size_t i = 0; i < rule.dtypes.size(); ++i) {
+        if (rule.dtypes[i] == r.dtype) rewrite = &rule.rewrites[i];
+      }
+      line += "counterexample: " + r.outcome.counterexample->text();
+      if (rewrite) line += folder_check(*rewrite, *r.outcome.counterexample);
+      return line;
+    }
+  }
+  return line;
+}
+
+namespace {
+
+Result<RuleSet> load_rules(const VerifyOptions& options) {
+  RuleSet all;
+  if (options.files.empty()) {
+    all = builtin_rules();
+  } else {
+    Result<RuleSet> loaded = load_rule_files(options.files);
+    if (!loaded) return loaded.error();
+    all = std::move(loaded).value();
+  }
+  if (options.only.empty()) return all;
+  RuleSet chosen;
+  for (const std::string& name : options.only) {
+    const Rule* rule = all.find(name);
+    if (!rule) return Error{"no rule named '" + name + "'"};
+    chosen.rules.push_back(*rule);
+  }
+  return chosen;
+}
+
+int check_lock(const RuleSet& rules, const std::string& path, std::ostream& out, std::ostream& err) {
+  Result<RuleLock> lock = load_rule_lock(path);
+  if (!lock) {
+    err << "eqsat: error: " << lock.error().describe() << '\n';
+    return 1;
+  }
+  const std::vector<std::string> differences = lock_differences(rules, *lock);
+  for (const std::string& d : differences) err << path << ": stale: " << d << '\n';
+  if (!differences.empty()) {
+    err << "eqsat: the lock file is stale; run `eqsat verify-rules --write-lock`\n";
+    return 1;
+  }
+  out << path << ": current (" << lock->entries.size() << " proved rule instances)\n";
+  return 0;
+}
+
+int write_lock(const std::vector<InstanceResult>& results, const std::string& path, std::ostream& err) {
+  RuleLock lock;
+  for (const InstanceResult& r : results) {
+    lock.entries.push_back({r.rule->name, r.dtype, std::string(proof_kind_name(r.outcome.kind)),
+                            rule_digest(*r.rule, r.dtype)});
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << format_rule_lock(lock);
+  if (!file.flush()) {
+    err << "eqsat: error: " << path << ": cannot write the lock file\n";
+    return 1;
+  }
+  err << "eqsat: wrote " << path << " (" << lock.entries.size() << " rule instances)\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostream& err) {
+  Result<RuleSet> rules = load_rules(options);
+  if (!rules) {
+    err << "eqsat: error: " << rules.error().describe() << '\n';
+    return 1;
+  }
+  const std::string lock_path = options.lock_path.empty() ? default_lock_path() : options.lock_path;
+  if (options.check_lock) return check_lock(*rules, lock_path, out, err);
+
+  // Lines go out in file order as soon as every earlier instance is done.
+  std::vector<const InstanceResult*> finished;
+  std::size_t printed = 0;
+  const bool terminal = options.progress && isatty(STDERR_FILENO);
+  std::size_t total_instances = 0;
+  for (const Rule& rule : rules->rules) total_instances += rule.dtypes.size();
+  finished.assign(total_instances, nullptr);
+
+  std::vector<InstanceResult> results = verify_rule_set(
+      *rules, options.prover, options.threads,
+      [&](std::size_t done, std::size_t total, std::size_t index, const InstanceResult& r) {
+        finished[index] = &r;
+        if (terminal) err << "\r\033[K";
+        for (; printed < finished.size() && finished[printed]; ++printed) out << result_line(*finished[printed]) << '\n';
+        out.flush();
+        if (terminal && done < total) {
+          err << "[" << done << "/" << total << "] " << r.rule->name << " " << dtype_name(r.dtype) << std::flush;
+        }
+      });
+
+  std::size_t exact = 0, fallback = 0, refuted = 0, unknown = 0;
+  for (const InstanceResult& r : results) {
+    switch (r.outcome.verdict) {
+      case Verdict::Proved: ++(r.outcome.kind == ProofKind::Exact ? exact : fallback); break;
+      case Verdict::Counterexample: ++refuted; break;
+      case Verdict::Unknown: ++unknown; break;
+    }
+  }
+  out << results.size() << " rule instances: " << exact + fallback << " proved (" << exact << " exact, " << fallback
+      << " bv-fallback), " << refuted << " refuted, " << unknown << " unknown\n";
+  out.flush();
+  const bool all_proved = refuted == 0 && unknown == 0;
+  if (options.write_lock) {
+    if (!all_proved) {
+      err << "eqsat: error: not writing " << lock_path << ": some rule instances are not proved\n";
+      return 1;
+    }
+    return write_lock(results, lock_path, err);
+  }
+  return all_proved ? 0 : 1;
+}
+
+}  // namespace eqsat::verify

@@ -1,0 +1,403 @@
+// The Z3 translation of each operation, one section per family, mirroring ir/fold.cpp.
+//
+// The C API is used where z3++ would pick a rounding mode from the context's mutable
+// state or hide signedness in an operator: every call here says which one it means.
+#include "verify/z3_semantics.h"
+
+#include <cmath>
+#include <limits>
+
+#include "verify/z3_numerals.h"
+
+namespace eqsat::verify {
+
+namespace {
+
+z3::expr wrap(z3::context& ctx, Z3_ast ast) {
+  ctx.check_error();
+  return z3::expr(ctx, ast);
+}
+
+// sext(low W bits of r) == r: the wider exact result r fits in W signed bits.
+z3::expr fits_in(const z3::expr& r, unsigned bits) {
+  const unsigned wide = r.get_sort().bv_size();
+  return z3::sext(r.extract(bits - 1, 0), wide - bits) == r;
+}
+
+}  // namespace
+
+Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits)
+    : ctx_(ctx), index_model_(index_model), index_bits_(index_bits) {}
+
+unsigned Semantics::width(DType t) const {
+  return t == DType::Index ? index_bits_ : static_cast<unsigned>(bit_width(t));
+}
+
+z3::expr Semantics::rne() const { return wrap(ctx_, Z3_mk_fpa_rne(ctx_)); }
+
+z3::sort Semantics::sort(DType dtype) const {
+  switch (dtype) {
+    case DType::Index: return index_model_ == IndexModel::Integer ? ctx_.int_sort() : ctx_.bv_sort(index_bits_);
+    case DType::Bool: return ctx_.bool_sort();
+    case DType::FP16: return ctx_.fpa_sort(5, 11);
+    case DType::BF16: return ctx_.fpa_sort(8, 8);
+    case DType::FP32: return ctx_.fpa_sort(8, 24);
+    case DType::FP64: return ctx_.fpa_sort(11, 53);
+    default: return ctx_.bv_sort(static_cast<unsigned>(bit_width(dtype)));
+  }
+}
+
+z3::expr Semantics::variable(const std::string& name, DType dtype) const {
+  return ctx_.constant(name.c_str(), sort(dtype));
+}
+
+z3::expr Semantics::bv_constant(Int value, unsigned bits) const {
+  return ctx_.bv_val(unsigned_text(UInt(value), bits).c_str(), bits);
+}
+
+z3::expr Semantics::constant(const Value& value, Conditions& cond) const {
+  const DType t = value.dtype;
+  if (t == DType::Bool) return ctx_.bool_val(value.i != 0);
+  if (is_float(t)) return float_literal(ctx_, sort(t), value.f);
+  if (t == DType::Index && index_model_ == IndexModel::Integer) return ctx_.int_val(to_string(value.i).c_str());
+  if (t == DType::Index) {
+    const Int half = Int(1) << (index_bits_ - 1);
+    if (index_bits_ < 128 && (value.i < -half || value.i >= half)) cond.fits = ctx_.bool_val(false);
+  }
+  return bv_constant(value.i, width(t));
+}
+
+std::optional<z3::expr> Semantics::integer_value(const z3::expr& value, DType dtype) const {
+  if (is_float(dtype)) return std::nullopt;
+  if (dtype == DType::Bool) return z3::ite(value, ctx_.int_val(1), ctx_.int_val(0));
+  if (!is_bv(dtype)) return value;
+  return z3::bv2int(value, is_signed_bv(dtype));
+}
+
+// ---------------------------------------------------------------- dispatch
+
+z3::expr Semantics::apply(Op op, DType result, std::span<const z3::expr> args, std::span<const DType> arg_dtypes,
+                          Conditions& cond) const {
+  switch (op) {
+    case Op::Var:
+    case Op::Const:
+      throw std::logic_error("apply() of a leaf");
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Div:
+      if (is_float(result)) return float_op(op, result, args);
+      if (op == Op::Div) throw std::logic_error("true division of integers");
+      return integer_arith(op, result, args[0], args.size() > 1 ? args[1] : args[0], cond);
+    case Op::BitAnd:
+    case Op::BitOr:
+    case Op::BitXor:
+    case Op::BitNot:
+      return integer_arith(op, result, args[0], args.size() > 1 ? args[1] : args[0], cond);
+    case Op::FloorDiv:
+    case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
+      return integer_divide(op, result, args[0], args[1], cond);
+    case Op::Shl:
+    case Op::Shr:
+      return shift(op, result, args[0], args[1], arg_dtypes[1], cond);
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      return compare(op, arg_dtypes[0], args[0], args[1]);
+    case Op::And: return args[0] && args[1];
+    case Op::Or: return args[0] || args[1];
+    case Op::Not: return !args[0];
+    case Op::Select: return z3::ite(args[0], args[1], args[2]);
+    case Op::Cast: return cast(arg_dtypes[0], result, args[0], cond);
+  }
+  throw std::logic_error("unknown op");
+}
+
+// ---------------------------------------------------------------- integers
+
+z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const {
+  if (t == DType::Bool || is_float(t)) throw std::logic_error("integer arithmetic on a non-integer dtype");
+  if (!is_bv(t)) {  // INDEX as a mathematical integer
+    switch (op) {
+      case Op::Add: return a + b;
+      case Op::Sub: return a - b;
+      case Op::Mul: return a * b;
+      case Op::Neg: return -a;
+      case Op::Abs: return z3::ite(a < 0, -a, a);
+      case Op::Min: return z3::ite(a <= b, a, b);
+      case Op::Max: return z3::ite(a >= b, a, b);
+      default: throw Unsupported("bitwise operation on INDEX needs the bit-vector model");
+    }
+  }
+  const bool index = t == DType::Index;  // then each result must fit index_bits
+  const unsigned bits = width(t);
+  const z3::expr min = bv_constant(Int(1) << (bits - 1), bits);  // the signed minimum
+  switch (op) {
+    case Op::Add:
+      if (index) cond.fits = fits_in(z3::sext(a, 1) + z3::sext(b, 1), bits);
+      return a + b;
+    case Op::Sub:
+      if (index) cond.fits = fits_in(z3::sext(a, 1) - z3::sext(b, 1), bits);
+      return a - b;
+    case Op::Mul:
+      if (index) {
+        cond.fits = wrap(ctx_, Z3_mk_bvmul_no_overflow(ctx_, a, b, true)) &&
+                    wrap(ctx_, Z3_mk_bvmul_no_underflow(ctx_, a, b));
+      }
+      return a * b;
+    case Op::Neg:
+      if (index) cond.fits = a != min;
+      return -a;
+    case Op::Abs:
+      if (!is_signed_bv(t)) return a;
+      if (index) cond.fits = a != min;
+      return z3::ite(less(t, a, bv_constant(0, bits)), -a, a);  // INT_MIN wraps to itself
+    case Op::Min: return z3::ite(less_equal(t, a, b), a, b);
+    case Op::Max: return z3::ite(less_equal(t, b, a), a, b);
+    case Op::BitAnd: return a & b;
+    case Op::BitOr: return a | b;
+    case Op::BitXor: return a ^ b;
+    case Op::BitNot: return ~a;
+    default: throw std::logic_error("not an arithmetic op");
+  }
+}
+
+z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const {
+  if (t == DType::Bool || is_float(t)) throw std::logic_error("integer division on a non-integer dtype");
+  if (!is_bv(t)) {
+    cond.defined = b != 0;
+    // SMT-LIB's div/mod are Euclidean (0 <= mod < |b|); floor and trunc correct them.
+    const z3::expr q = a / b, m = z3::mod(a, b);
+    const z3::expr adjust = b < 0 && m != 0;
+    switch (op) {
+      case Op::FloorDiv: return z3::ite(adjust, q - 1, q);
+      case Op::FloorMod: return z3::ite(adjust, m + b, m);
+      case Op::TruncDiv: return z3::ite(a < 0, -((-a) / b), q);
+      default: return z3::ite(a < 0, -z3::mod(-a, b), m);
+    }
+  }
+  const unsigned bits = width(t);
+  const z3::expr zero = bv_constant(0, bits);
+  cond.defined = b != zero;
+  if (!is_signed_bv(t)) {
+    const bool quotient = op == Op::FloorDiv || op == Op::TruncDiv;
+    return wrap(ctx_, quotient ? Z3_mk_bvudiv(ctx_, a, b) : Z3_mk_bvurem(ctx_, a, b));
+  }
+  // Only INT_MIN / -1 overflows; a fixed width wraps it to INT_MIN like the folder.
+  if (t == DType::Index && (op == Op::FloorDiv || op == Op::TruncDiv)) {
+    cond.fits = !(a == bv_constant(Int(1) << (bits - 1), bits) && b == bv_constant(-1, bits));
+  }
+  const z3::expr q = wrap(ctx_, Z3_mk_bvsdiv(ctx_, a, b));  // truncates
+  const z3::expr r = wrap(ctx_, Z3_mk_bvsrem(ctx_, a, b));  // has the dividend's sign
+  switch (op) {
+    case Op::TruncDiv: return q;
+    case Op::TruncMod: return r;
+    case Op::FloorMod: return wrap(ctx_, Z3_mk_bvsmod(ctx_, a, b));  // has the divisor's sign
+    default: {
+      const z3::expr signs_differ = less(t, r, zero) != less(t, b, zero);
+      return z3::ite(r != zero && signs_differ, q - bv_constant(1, bits), q);
+    }
+  }
+}
+
+z3::expr Semantics::amount_at_least(const z3::expr& s, DType st, Int k) const {
+  if (!is_bv(st)) return s >= ctx_.int_val(to_string(k).c_str());
+  const unsigned bits = width(st);
+  const Int lo = is_signed_bv(st) ? -(Int(1) << (bits - 1)) : 0;
+  const Int hi = is_signed_bv(st) ? (Int(1) << (bits - 1)) - 1 : (Int(1) << bits) - 1;
+  if (k <= lo) return ctx_.bool_val(true);
+  if (k > hi) return ctx_.bool_val(false);
+  return less_equal(st, bv_constant(k, bits), s);
+}
+
+z3::expr Semantics::shift(Op op, DType t, const z3::expr& a, const z3::expr& s, DType st, Conditions& cond) const {
+  if (!is_integer(t) || !is_integer(st)) throw std::logic_error("shift of a non-integer");
+  const z3::expr nonnegative = amount_at_least(s, st, 0);
+  // The amount's low `bits` bits: its value whenever 0 <= s < 2^bits.
+  auto amount_bits = [&](unsigned bits) -> z3::expr {
+    if (!is_bv(st)) return z3::int2bv(bits, s);
+    const unsigned from = width(st);
+    if (from >= bits) return s.extract(bits - 1, 0);
+    return z3::zext(s, bits - from);
+  };
+  if (!is_bv(t)) {  // INDEX as Int: a shift is a product or a floor quotient by 2^s
+    const z3::expr k_term = s.simplify();
+    if (!k_term.is_numeral()) throw Unsupported("shift of INDEX by a symbolic amount needs the bit-vector model");
+    const Int k = numeral_value(k_term, st, width(st));
+    if (k < 0) {
+      cond.defined = ctx_.bool_val(false);
+      return a;
+    }
+    if (k > 1000) throw Unsupported("shift of INDEX by a huge amount");
+    const z3::expr p = ctx_.int_val(power_of_two_text(int(k)).c_str());
+    return op == Op::Shl ? a * p : a / p;  // Euclidean division by a positive number floors
+  }
+  const unsigned bits = width(t);
+  if (t != DType::Index) {
+    cond.defined = nonnegative && !amount_at_least(s, st, bits);
+    const z3::expr amount = amount_bits(bits);
+    if (op == Op::Shl) return z3::shl(a, amount);
+    return is_signed_bv(t) ? z3::ashr(a, amount) : z3::lshr(a, amount);
+  }
+  // INDEX as a bit-vector: << must not overflow; >> by at least the width is the sign.
+  cond.defined = nonnegative;
+  const z3::expr big = amount_at_least(s, st, bits);
+  if (op == Op::Shl) {
+    const z3::expr amount = amount_bits(bits);
+    const z3::expr r = z3::shl(a, amount);
+    cond.fits = !big && z3::ashr(r, amount) == a;
+    return r;
+  }
+  return z3::ashr(a, z3::ite(big, bv_constant(bits - 1, bits), amount_bits(bits)));
+}
+
+// ---------------------------------------------------------------- floats
+
+z3::expr Semantics::float_op(Op op, DType t, std::span<const z3::expr> args) const {
+  (void)t;
+  const z3::expr& a = args[0];
+  switch (op) {
+    case Op::Add: return wrap(ctx_, Z3_mk_fpa_add(ctx_, rne(), a, args[1]));
+    case Op::Sub: return wrap(ctx_, Z3_mk_fpa_sub(ctx_, rne(), a, args[1]));
+    case Op::Mul: return wrap(ctx_, Z3_mk_fpa_mul(ctx_, rne(), a, args[1]));
+    case Op::Div: return wrap(ctx_, Z3_mk_fpa_div(ctx_, rne(), a, args[1]));
+    case Op::Neg: return wrap(ctx_, Z3_mk_fpa_neg(ctx_, a));
+    case Op::Abs: return wrap(ctx_, Z3_mk_fpa_abs(ctx_, a));
+    case Op::Min: return wrap(ctx_, Z3_mk_fpa_min(ctx_, a, args[1]));
+    case Op::Max: return wrap(ctx_, Z3_mk_fpa_max(ctx_, a, args[1]));
+    default: throw std::logic_error("not a float operation");
+  }
+}
+
+// ---------------------------------------------------------------- comparisons
+
+z3::expr Semantics::less(DType t, const z3::expr& a, const z3::expr& b) const {
+  if (!is_bv(t)) return a < b;
+  return wrap(ctx_, is_signed_bv(t) ? Z3_mk_bvslt(ctx_, a, b) : Z3_mk_bvult(ctx_, a, b));
+}
+
+z3::expr Semantics::less_equal(DType t, const z3::expr& a, const z3::expr& b) const {
+  if (!is_bv(t)) return a <= b;
+  return wrap(ctx_, is_signed_bv(t) ? Z3_mk_bvsle(ctx_, a, b) : Z3_mk_bvule(ctx_, a, b));
+}
+
+z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b) const {
+  if (is_float(t)) {
+    // IEEE: NaN is unordered, so only != holds; -0.0 == +0.0.
+    switch (op) {
+      case Op::Eq: return wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
+      case Op::Ne: return !wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
+      case Op::Lt: return wrap(ctx_, Z3_mk_fpa_lt(ctx_, a, b));
+      case Op::Le: return wrap(ctx_, Z3_mk_fpa_leq(ctx_, a, b));
+      case Op::Gt: return wrap(ctx_, Z3_mk_fpa_gt(ctx_, a, b));
+      default: return wrap(ctx_, Z3_mk_fpa_geq(ctx_, a, b));
+    }
+  }
+  switch (op) {
+    case Op::Eq: return a == b;
+    case Op::Ne: return a != b;
+    default: break;
+  }
+  if (t == DType::Bool) throw std::logic_error("ordering comparison of BOOL");
+  switch (op) {
+    case Op::Lt: return less(t, a, b);
+    case Op::Le: return less_equal(t, a, b);
+    case Op::Gt: return less(t, b, a);
+    default: return less_equal(t, b, a);
+  }
+}
+
+// ---------------------------------------------------------------- casts
+
+z3::expr Semantics::cast(DType from, DType to, const z3::expr& a, Conditions& cond) const {
+  if (from == to) return a;
+  if (to == DType::Bool) {  // a != 0; a NaN is not zero, so True
+    if (is_float(from)) return !wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, a));
+    return is_bv(from) ? a != bv_constant(0, width(from)) : a != 0;
+  }
+  if (from == DType::Bool) {
+    Conditions ignored(ctx_);
+    const Value one = is_float(to) ? Value::floating(to, 1.0) : Value::integer(to, 1);
+    const Value zero = is_float(to) ? Value::floating(to, 0.0) : Value::integer(to, 0);
+    return z3::ite(a, constant(one, ignored), constant(zero, ignored));
+  }
+  if (is_float(from)) {
+    if (is_float(to)) return wrap(ctx_, Z3_mk_fpa_to_fp_float(ctx_, rne(), a, sort(to)));
+    return float_to_int(from, to, a, cond);
+  }
+  if (is_float(to)) {  // one correct rounding of the exact integer
+    if (!is_bv(from)) return wrap(ctx_, Z3_mk_fpa_to_fp_real(ctx_, rne(), z3::to_real(a), sort(to)));
+    return wrap(ctx_, is_signed_bv(from) ? Z3_mk_fpa_to_fp_signed(ctx_, rne(), a, sort(to))
+                                         : Z3_mk_fpa_to_fp_unsigned(ctx_, rne(), a, sort(to)));
+  }
+  return int_to_int(from, to, a, cond);
+}
+
+z3::expr Semantics::int_to_int(DType from, DType to, const z3::expr& a, Conditions& cond) const {
+  if (!is_bv(from)) return z3::int2bv(width(to), a);  // INDEX as Int: wraps modulo 2^n
+  if (!is_bv(to)) return z3::bv2int(a, is_signed_bv(from));
+  const unsigned m = width(from), n = width(to);
+  const bool signed_from = is_signed_bv(from);
+  if (to == DType::Index) {  // the bit-vector INDEX must hold the value exactly
+    if (signed_from && m > n) cond.fits = z3::sext(a.extract(n - 1, 0), m - n) == a;
+    if (!signed_from && m >= n) cond.fits = a.extract(m - 1, n - 1) == bv_constant(0, m - n + 1);
+  }
+  if (n <= m) return n == m ? a : a.extract(n - 1, 0);  // wrap: keep the low bits
+  return signed_from ? z3::sext(a, n - m) : z3::zext(a, n - m);
+}
+
+// Truncation toward zero; undefined for NaN, infinities and results out of range.
+z3::expr Semantics::float_to_int(DType from, DType to, const z3::expr& a, Conditions& cond) const {
+  const z3::expr rtz = wrap(ctx_, Z3_mk_fpa_rtz(ctx_));
+  const z3::expr finite = !wrap(ctx_, Z3_mk_fpa_is_nan(ctx_, a)) && !wrap(ctx_, Z3_mk_fpa_is_infinite(ctx_, a));
+  const z3::expr truncated = wrap(ctx_, Z3_mk_fpa_round_to_integral(ctx_, rtz, a));
+  if (to == DType::Index && index_model_ == IndexModel::Integer) {
+    cond.defined = finite;
+    return wrap(ctx_, Z3_mk_real2int(ctx_, wrap(ctx_, Z3_mk_fpa_to_real(ctx_, truncated))));
+  }
+  // In range: lo <= t < hi_excl, with the powers of two rounded into the source format
+  // (a power of two is exact there or beyond its range, i.e. an infinity: both exact
+  // bounds for the comparison).
+  const unsigned bits = width(to);
+  const bool is_signed = is_signed_bv(to);
+  auto power = [&](int k, bool negative) {
+    const z3::expr p64 = float_literal(ctx_, ctx_.fpa_sort(11, 53), negative ? -std::ldexp(1.0, k) : std::ldexp(1.0, k));
+    return wrap(ctx_, Z3_mk_fpa_to_fp_float(ctx_, rne(), p64, sort(from)));
+  };
+  const z3::expr lo = is_signed ? power(int(bits) - 1, true) : float_literal(ctx_, sort(from), 0.0);
+  const z3::expr hi_excl = power(is_signed ? int(bits) - 1 : int(bits), false);
+  const z3::expr in_range = wrap(ctx_, Z3_mk_fpa_geq(ctx_, truncated, lo)) && wrap(ctx_, Z3_mk_fpa_lt(ctx_, truncated, hi_excl));
+  if (to == DType::Index) {
+    cond.defined = finite;
+    cond.fits = in_range;
+  } else {
+    cond.defined = finite && in_range;
+  }
+  return wrap(ctx_, is_signed ? Z3_mk_fpa_to_sbv(ctx_, rtz, a, bits) : Z3_mk_fpa_to_ubv(ctx_, rtz, a, bits));
+}
+
+// ---------------------------------------------------------------- models
+
+Value Semantics::model_value(const z3::model& model, const z3::expr& value, DType dtype) const {
+  const z3::expr v = model.eval(value, true);
+  if (dtype == DType::Bool) return Value::boolean(v.is_true());
+  if (is_float(dtype)) {
+    if (model.eval(wrap(ctx_, Z3_mk_fpa_is_nan(ctx_, value)), true).is_true()) {
+      return Value::floating(dtype, std::numeric_limits<double>::quiet_NaN());
+    }
+    const z3::expr bits = model.eval(wrap(ctx_, Z3_mk_fpa_to_ieee_bv(ctx_, value)), true);
+    return Value::floating(dtype, decode_ieee(dtype, uint64_t(numeral_value(bits, DType::UInt64, 64))));
+  }
+  return Value::integer(dtype, numeral_value(v, dtype, width(dtype)));
+}
+
+}  // namespace eqsat::verify

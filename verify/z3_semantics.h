@@ -1,0 +1,106 @@
+// The meaning of every operation of the expression language, as Z3 terms.
+//
+// One dtype, one Z3 sort:
+//   INDEX          Int (a mathematical integer), or, in the bit-vector fallback, a
+//                  `index_bits`-wide bit-vector whose every intermediate value is
+//                  required to fit (see `Conditions::fits`)
+//   BOOL           Bool
+//   INTn / UINTn   n-bit bit-vectors: wrap-around is the bit-vector arithmetic itself
+//   FP16 BF16 FP32 FP64   Z3 floating point (5,11) (8,8) (8,24) (11,53), rounding to
+//                  nearest even; NaN, infinities and signed zeros are values
+//
+// This must agree with ir/fold.cpp, the constant folder, value for value wherever the
+// folder folds: tests/verify/fold_vs_z3_test.cpp checks it on the edges of every dtype.
+// Where the folder declines on a defined operation (float min/max of NaN or of zeros
+// of both signs), Z3's fp.min / fp.max give the IEEE 754-2008 minNum / maxNum, with
+// min(-0.0, +0.0) left unspecified: a rule proved here holds whichever zero it picks.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include <z3++.h>
+
+#include "ir/op.h"
+#include "ir/value.h"
+
+namespace eqsat::verify {
+
+// How INDEX values are represented.
+enum class IndexModel : uint8_t {
+  Integer,    // Z3 Int: exact
+  BitVector,  // a wide bit-vector with no-overflow hypotheses: the fallback
+};
+
+// Thrown when an operation has no translation in the chosen model (bitwise operations
+// and shifts by a symbolic amount on INDEX as Int): the caller tries the bit-vector model.
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What an operation adds besides its value.
+struct Conditions {
+  explicit Conditions(z3::context& ctx) : defined(ctx.bool_val(true)), fits(ctx.bool_val(true)) {}
+  z3::expr defined;  // the operation itself is defined (divisor != 0, shift in range, ...)
+  z3::expr fits;     // bit-vector INDEX model: the exact result fits in index_bits
+};
+
+class Semantics {
+ public:
+  Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64);
+
+  z3::context& ctx() const { return ctx_; }
+  IndexModel index_model() const { return index_model_; }
+  unsigned index_bits() const { return index_bits_; }
+
+  z3::sort sort(DType dtype) const;
+  z3::expr variable(const std::string& name, DType dtype) const;
+  // A literal. A fixed-width value is already wrapped; an INDEX literal that does not
+  // fit the bit-vector model makes `cond.fits` false.
+  z3::expr constant(const Value& value, Conditions& cond) const;
+
+  // `op` applied to `args` whose dtypes are `arg_dtypes`; `result` is the node's dtype
+  // (BOOL for comparisons, the target for Cast). `cond` receives this operation's own
+  // definedness and fit, not its operands'.
+  z3::expr apply(Op op, DType result, std::span<const z3::expr> args, std::span<const DType> arg_dtypes,
+                 Conditions& cond) const;
+
+  // The spec's equality of two values of `dtype`: for floats the same IEEE value, NaN
+  // equal to NaN and -0.0 different from +0.0 (SMT-LIB's `=` on floats is exactly that).
+  z3::expr same(const z3::expr& a, const z3::expr& b) const { return a == b; }
+
+  // The integer a value of an integer dtype or BOOL stands for, as a Z3 Int (signed or
+  // unsigned reading by dtype). Floats have none: nullopt.
+  std::optional<z3::expr> integer_value(const z3::expr& value, DType dtype) const;
+
+  // Reads a value back from a model.
+  Value model_value(const z3::model& model, const z3::expr& value, DType dtype) const;
+
+ private:
+  bool is_bv(DType t) const { return is_fixed_width_int(t) || (t == DType::Index && index_model_ == IndexModel::BitVector); }
+  unsigned width(DType t) const;
+  bool is_signed_bv(DType t) const { return t == DType::Index || is_signed_int(t); }
+  z3::expr bv_constant(Int value, unsigned bits) const;
+  z3::expr rne() const;
+
+  z3::expr integer_arith(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const;
+  z3::expr integer_divide(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const;
+  z3::expr shift(Op op, DType t, const z3::expr& a, const z3::expr& s, DType st, Conditions& cond) const;
+  z3::expr float_op(Op op, DType t, std::span<const z3::expr> args) const;
+  z3::expr compare(Op op, DType t, const z3::expr& a, const z3::expr& b) const;
+  z3::expr less(DType t, const z3::expr& a, const z3::expr& b) const;
+  z3::expr less_equal(DType t, const z3::expr& a, const z3::expr& b) const;
+  z3::expr cast(DType from, DType to, const z3::expr& a, Conditions& cond) const;
+  z3::expr float_to_int(DType from, DType to, const z3::expr& a, Conditions& cond) const;
+  z3::expr int_to_int(DType from, DType to, const z3::expr& a, Conditions& cond) const;
+  // For a shift amount `s` of dtype `st`: whether its value is >= k, or < k.
+  z3::expr amount_at_least(const z3::expr& s, DType st, Int k) const;
+
+  z3::context& ctx_;
+  IndexModel index_model_;
+  unsigned index_bits_;
+};
+
+}  // namespace eqsat::verify
