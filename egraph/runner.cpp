@@ -1,5 +1,6 @@
 #include "egraph/runner.h"
 
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -94,7 +95,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     ++report.iterations;
     std::vector<Match> matches = search(egraph, rewrites);
     bool changed = false;
-    for (const Match& match : matches) {
+    std::optional<StopReason> cut;  // a limit reached in the middle of applying
+    for (std::size_t m = 0; m < matches.size(); ++m) {
+      const Match& match = matches[m];
       const Rewrite& rewrite = rewrites[match.rewrite];
       ClassId result = instantiate(egraph, rewrite.rhs, match.subst);
       if (egraph.merge(match.eclass, result)) {
@@ -102,9 +105,20 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         changed = true;
       }
       // Adding nodes can outgrow the budget within one iteration; stop applying then.
-      if (egraph.num_nodes() >= limits.max_nodes) break;
+      if (egraph.num_nodes() >= limits.max_nodes) {
+        cut = StopReason::NodeLimit;
+        break;
+      }
+      if ((m & 63) == 63 && elapsed() >= limits.max_seconds) {
+        cut = StopReason::TimeLimit;
+        break;
+      }
     }
     egraph.rebuild();
+    if (cut) {
+      report.stop_reason = *cut;
+      break;
+    }
     if (!changed) {
       // No match made two classes equal (a new node always lands in a new class, which
       // the merge then joins, so no new node survived either): a fixpoint.

@@ -205,7 +205,7 @@ class RuleParser {
     rule_.file = std::string(file_);
     rule_.line = logical_.line;
     rule_.comment = logical_.comment;
-    if (pos < t.size() && !std::isspace(static_cast<unsigned char>(t[pos])) && t[pos] != '[') {
+    if (pos < t.size() && (is_name_char(t[pos]) || t[pos] == '.')) {
       return error(pos, std::string("invalid character '") + t[pos] + "' in the rule name (names are [a-z0-9-]+)");
     }
     while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;

@@ -29,7 +29,9 @@
 // the DType enum. A pattern variable standing where only a BOOL is allowed (a select
 // condition, an operand of and/or/not) is a BOOL in every instance; all others are T.
 // Literals get their dtype from the expression parser's inference (`x + 1`: the 1 is
-// a T); a literal that does not fit T (a negative one for an unsigned T) is an error.
+// a T; a right side of literals only, `x - x => 0`, takes the left side's dtype). A
+// literal that does not fit T's n bits is an error; a negative one wraps into an
+// unsigned T (`x & -1` is x & 255 for UINT8), as the expression syntax defines.
 //
 // LHS, RHS: expressions in the syntax of shared/spec/expressions.md; every name is a
 // pattern variable. A name that is `c` or `c` followed by digits (c, c0, c1, c12) is a

@@ -1,4 +1,5 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iostream>

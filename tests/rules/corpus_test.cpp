@@ -1,6 +1,5 @@
 // End to end on shared/corpus/sample.jsonl: the built-in catalogue against the
 // corpus's `expected` outputs, counted by tree size (as shared/tools/score.py does).
-#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -53,14 +52,7 @@ TEST(SampleCorpus, BuiltinCatalogueReachesTheExpectedSizes) {
     const std::string id = row.at("id").get<std::string>();
     const Case c = case_of(row);
     ++total;
-    auto t0 = std::chrono::steady_clock::now();
-    Expr input0 = parse_in(c, c.input);
-    auto rw = builtin_rules().rewrites();
-    SimplifyResult res = simplify_expr(input0, facts_of(c), rw);
-    const Expr output = res.output;
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << id << " " << ms << "ms " << res.report.to_json() << "\n";
-    if (getenv("OUT")) { nlohmann::json o = row; o["output"] = print(output); std::ofstream(getenv("OUT"), std::ios::app) << o.dump() << "\n"; }
+    const Expr output = simplify_with(c, builtin_rules());
     const Expr expected = parse_in(c, row.at("expected").get<std::string>());
     ASSERT_TRUE(output.valid() && expected.valid()) << id;
     EXPECT_EQ(output.dtype(), expected.dtype()) << id;
@@ -76,7 +68,9 @@ TEST(SampleCorpus, BuiltinCatalogueReachesTheExpectedSizes) {
   }
   std::cout << "sample.jsonl: " << as_small << "/" << total << " as small as expected\n" << misses;
   EXPECT_EQ(total, 50);
-  EXPECT_GE(as_small, 0);
+  // 49: all but s-assume-transitive (x < z from the assumptions x < y and y < z), which
+  // needs reasoning across two facts that no single-pattern rule can express.
+  EXPECT_GE(as_small, 49) << misses;
 }
 
 }  // namespace

@@ -126,12 +126,23 @@ TEST(RuleFile, ConstantOnlyVariables) {
 
 // ---------------------------------------------------------------- rejections
 
+// The reason of a syntax error comes from the expression parser (ir/parse.h); the rule
+// parser puts the file, line and column in front of it.
+std::string location_of(const std::string& message) {
+  std::size_t end = message.find(": ");
+  return message.substr(0, end);
+}
+
 TEST(RuleFileErrors, SyntaxErrorOnTheLeft) {
-  EXPECT_EQ(parse_error("r [index]: x + * 2 => x\n"), "t.rules:1:16: unexpected '*'");
+  const std::string message = parse_error("r [index]: x + * 2 => x\n");
+  EXPECT_EQ(location_of(message), "t.rules:1:16") << message;
+  EXPECT_NE(message.find("'*'"), std::string::npos) << message;
 }
 
 TEST(RuleFileErrors, SyntaxErrorOnTheRight) {
-  EXPECT_EQ(parse_error("\nr [index]: x + 0 => (x\n"), "t.rules:2:23: expected ')'");
+  const std::string message = parse_error("\nr [index]: x + 0 => (x\n");
+  EXPECT_EQ(location_of(message), "t.rules:2:23") << message;
+  EXPECT_NE(message.find("')'"), std::string::npos) << message;
 }
 
 TEST(RuleFileErrors, SyntaxErrorOnAContinuationLine) {
@@ -220,9 +231,9 @@ TEST(RuleFileErrors, VariableBothBoolAndT) {
 }
 
 TEST(RuleFileErrors, InstanceThatDoesNotTypeCheck) {
-  // -1 is no UINT8: the scope claims a dtype the rule cannot be written for.
-  EXPECT_EQ(parse_error("r [int uint]: x * -1 => -x\n"),
-            "t.rules:1:19: literal -1 is out of range of UINT8 (in the UINT8 instance)");
+  // 300 is no INT8: the scope claims a dtype the rule cannot be written for.
+  EXPECT_EQ(parse_error("r [index INT8]: x * 300 => x * 300\n"),
+            "t.rules:1:21: literal 300 is out of range of INT8 (in the INT8 instance)");
 }
 
 // ---------------------------------------------------------------- files and sets
