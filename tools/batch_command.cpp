@@ -67,7 +67,7 @@ int run_batch(const BatchFlags& flags) {
 Command add_batch_command(CLI::App& app) {
   auto flags = std::make_shared<BatchFlags>();
   CLI::App* command =
-      app.add_subcommand("batch", "Simplify every case of a JSON Lines file (shared/spec/expressions.md)");
+      app.add_subcommand("batch", "Simplify every case of a JSON Lines file (docs/expressions.md)");
   command->footer(
       "Writes one line per input line, in order: the input object with \"output\" and \"cost\" added,\n"
       "or \"error\" (naming the field and column) when the case cannot be handled. A line that is\n"

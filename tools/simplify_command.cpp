@@ -55,7 +55,7 @@ Command add_simplify_command(CLI::App& app) {
   command->footer(
       "Prints only the simplified expression. An EXPR that starts with '-' goes after '--':\n"
       "  eqsat simplify-expr --bound i=0:7 -- '-i + 0'");
-  command->add_option("EXPR", flags->expr, "The expression (shared/spec/expressions.md)")
+  command->add_option("EXPR", flags->expr, "The expression (docs/expressions.md)")
       ->type_name("")
       ->required();
   command->add_option("--var", flags->facts.vars, "Declare a variable's dtype (default INDEX); repeatable")
