@@ -308,70 +308,21 @@ class RuleParser {
     return expr->arg(1);
   }
 
+  // One dtype instance: both sides parsed with the pattern variables typed by `dtype`.
   Result<Rewrite> instantiate(DType dtype) {
-    const std::string_view t = text();
-    VarTyper lhs_typer = [dtype](std::string_view, bool bool_context) -> std::optional<DType> {
-      return bool_context ? DType::Bool : dtype;
-    };
-    Result<Expr> lhs = parse_expr(lhs_.of(t), lhs_typer);
-    if (!lhs) return expr_error(lhs_, lhs.error(), dtype);
-    if (lhs->op() == Op::Var || lhs->op() == Op::Const) {
-      return error(lhs_.begin, std::string("the left side is a bare ") +
-                                   (lhs->op() == Op::Var ? "variable" : "constant") +
-                                   ": a rule must match an operation");
-    }
-
+    Result<Expr> lhs = parse_lhs(dtype);
+    if (!lhs) return lhs.error();
     Rewrite rewrite;
     rewrite.name = rule_.name;
-    std::vector<std::pair<std::string, std::vector<DType>>> seen;
-    collect_vars(*lhs, seen);
-    for (const auto& [name, dtypes] : seen) {
-      if (dtypes.size() > 1) {
-        return error(lhs_.begin + find_word(lhs_.of(t), name, 0),
-                     in_instance("pattern variable '" + name + "' stands both where a BOOL is needed and where a " +
-                                     std::string(dtype_name(dtype)) + " is",
-                                 dtype));
-      }
-      rewrite.vars.push_back(PatternVar{name, dtypes.front(), is_const_only_name(name)});
-    }
-
-    std::set<std::string, std::less<>> unbound;
-    VarTyper rhs_typer = [&](std::string_view name, bool) -> std::optional<DType> {
-      for (const PatternVar& var : rewrite.vars) {
-        if (var.name == name) return var.dtype;
-      }
-      unbound.emplace(name);
-      return std::nullopt;
-    };
-    Result<Expr> rhs = parse_expr(rhs_.of(t), rhs_typer);
-    if (!rhs) {
-      // An unknown name on the right is a variable the left side does not bind.
-      const std::string_view rhs_text = rhs_.of(t);
-      const std::size_t at = rhs.error().column > 0 ? static_cast<std::size_t>(rhs.error().column) - 1 : 0;
-      std::size_t end = at;
-      while (end < rhs_text.size() && is_name_char(rhs_text[end])) ++end;
-      const std::string_view name = rhs_text.substr(std::min(at, rhs_text.size()), end - std::min(at, rhs_text.size()));
-      if (!name.empty() && unbound.count(name)) {
-        return error(rhs_.begin + at, "variable '" + std::string(name) + "' on the right is not bound by the left");
-      }
-      return expr_error(rhs_, rhs.error(), dtype);
-    }
-    if (rhs->dtype() != lhs->dtype()) {
-      // A right side of literals only (`x * 0 => 0`) has no dtype of its own; the
-      // parser typed it INDEX. Typed next to a value of the left side's dtype, it
-      // takes that one, as it would standing in the left side's place.
-      if (std::optional<Expr> retyped = retype_literals(rhs_.of(t), lhs->dtype())) rhs = *retyped;
-    }
-    if (rhs->dtype() != lhs->dtype()) {
-      return error(arrow_, in_instance("the rule changes the dtype: the left side is " +
-                                           std::string(dtype_name(lhs->dtype())) + ", the right side " +
-                                           std::string(dtype_name(rhs->dtype())),
-                                       dtype));
-    }
+    Result<std::vector<PatternVar>> vars = pattern_vars(*lhs, dtype);
+    if (!vars) return vars.error();
+    rewrite.vars = std::move(vars).value();
+    Result<Expr> rhs = parse_rhs(rewrite.vars, lhs->dtype(), dtype);
+    if (!rhs) return rhs.error();
     rewrite.lhs = Pattern::from_expr(*lhs, rewrite.vars);
     rewrite.rhs = Pattern::from_expr(*rhs, rewrite.vars);
     if (guard_) {
-      Result<Guard> guard = parse_guard(guard_->of(t), rewrite.vars);
+      Result<Guard> guard = parse_guard(guard_->of(text()), rewrite.vars);
       if (!guard) {
         const std::size_t column = guard.error().column > 0 ? static_cast<std::size_t>(guard.error().column) : 1;
         return error(guard_->begin + column - 1, guard.error().message);
@@ -379,6 +330,76 @@ class RuleParser {
       rewrite.guard = std::move(guard).value();
     }
     return rewrite;
+  }
+
+  Result<Expr> parse_lhs(DType dtype) const {
+    VarTyper typer = [dtype](std::string_view, bool bool_context) -> std::optional<DType> {
+      return bool_context ? DType::Bool : dtype;
+    };
+    Result<Expr> lhs = parse_expr(lhs_.of(text()), typer);
+    if (!lhs) return expr_error(lhs_, lhs.error(), dtype);
+    if (lhs->op() == Op::Var || lhs->op() == Op::Const) {
+      return error(lhs_.begin, std::string("the left side is a bare ") +
+                                   (lhs->op() == Op::Var ? "variable" : "constant") +
+                                   ": a rule must match an operation");
+    }
+    return lhs;
+  }
+
+  // The variables of the left side, in order of first appearance, each with one dtype.
+  Result<std::vector<PatternVar>> pattern_vars(const Expr& lhs, DType dtype) const {
+    std::vector<std::pair<std::string, std::vector<DType>>> seen;
+    collect_vars(lhs, seen);
+    std::vector<PatternVar> vars;
+    for (const auto& [name, dtypes] : seen) {
+      if (dtypes.size() > 1) {
+        const std::size_t at = find_word(lhs_.of(text()), name, 0);
+        return error(lhs_.begin + (at == std::string_view::npos ? 0 : at),
+                     in_instance("pattern variable '" + name + "' stands both where a BOOL is needed and where a " +
+                                     std::string(dtype_name(dtype)) + " is",
+                                 dtype));
+      }
+      vars.push_back(PatternVar{name, dtypes.front(), is_const_only_name(name)});
+    }
+    return vars;
+  }
+
+  Result<Expr> parse_rhs(const std::vector<PatternVar>& vars, DType lhs_dtype, DType dtype) const {
+    const std::string_view rhs_text = rhs_.of(text());
+    std::set<std::string, std::less<>> unbound;
+    VarTyper typer = [&](std::string_view name, bool) -> std::optional<DType> {
+      for (const PatternVar& var : vars) {
+        if (var.name == name) return var.dtype;
+      }
+      unbound.emplace(name);
+      return std::nullopt;
+    };
+    Result<Expr> rhs = parse_expr(rhs_text, typer);
+    if (!rhs) {
+      // An unknown name on the right is a variable the left side does not bind.
+      const std::size_t at = std::min(
+          rhs.error().column > 0 ? static_cast<std::size_t>(rhs.error().column) - 1 : 0, rhs_text.size());
+      std::size_t end = at;
+      while (end < rhs_text.size() && is_name_char(rhs_text[end])) ++end;
+      const std::string_view name = rhs_text.substr(at, end - at);
+      if (!name.empty() && unbound.count(name)) {
+        return error(rhs_.begin + at, "variable '" + std::string(name) + "' on the right is not bound by the left");
+      }
+      return expr_error(rhs_, rhs.error(), dtype);
+    }
+    if (rhs->dtype() != lhs_dtype) {
+      // A right side of literals only (`x - x => 0`) has no dtype of its own; the
+      // parser typed it INDEX. Typed next to a value of the left side's dtype, it
+      // takes that one, as it would standing in the left side's place.
+      if (std::optional<Expr> retyped = retype_literals(rhs_text, lhs_dtype)) rhs = *retyped;
+    }
+    if (rhs->dtype() != lhs_dtype) {
+      return error(arrow_, in_instance("the rule changes the dtype: the left side is " +
+                                           std::string(dtype_name(lhs_dtype)) + ", the right side " +
+                                           std::string(dtype_name(rhs->dtype())),
+                                       dtype));
+    }
+    return rhs;
   }
 
   const LogicalRule& logical_;

@@ -28,6 +28,8 @@
 // once per T (`Rule::dtypes`, with `Rule::rewrites` parallel to it), in the order of
 // the DType enum. A pattern variable standing where only a BOOL is allowed (a select
 // condition, an operand of and/or/not) is a BOOL in every instance; all others are T.
+// T is the variables' dtype, not the result's: `x > y => y < x` has scope `int` and a
+// BOOL result, and `cast(p, INT32) != 0 => p` has scope `bool`.
 // Literals get their dtype from the expression parser's inference (`x + 1`: the 1 is
 // a T; a right side of literals only, `x - x => 0`, takes the left side's dtype). A
 // literal that does not fit T's n bits is an error; a negative one wraps into an

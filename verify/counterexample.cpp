@@ -10,7 +10,7 @@ std::string side_text(const std::optional<Value>& v) { return v ? value_text(*v)
 
 }  // namespace
 
-std::string Counterexample::text() const {
+std::string Counterexample::text(std::string_view lhs_name, std::string_view rhs_name) const {
   std::string out;
   for (std::size_t i = 0; i < vars.size(); ++i) {
     if (i > 0) out += ", ";
@@ -20,7 +20,8 @@ std::string Counterexample::text() const {
     out += " with ";
     for (std::size_t i = 0; i < facts.size(); ++i) out += (i > 0 ? ", " : "") + facts[i];
   }
-  return out + ": lhs = " + side_text(lhs) + ", rhs = " + side_text(rhs);
+  return out + ": " + std::string(lhs_name) + " = " + side_text(lhs) + ", " + std::string(rhs_name) + " = " +
+         side_text(rhs);
 }
 
 std::optional<Value> fold_pattern(const Pattern& pattern, std::span<const Value> vars) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "egraph/pattern.h"
@@ -25,7 +26,7 @@ struct Counterexample {
 
   // "x = 2147483647 (INT32): lhs = False, rhs = True"; facts, if any, follow the
   // variables after "with".
-  std::string text() const;
+  std::string text(std::string_view lhs_name = "lhs", std::string_view rhs_name = "rhs") const;
 };
 
 // Evaluates a pattern on concrete variable values with the constant folder

@@ -1,17 +1,28 @@
 #include "verify/guard_terms.h"
 
+#include <algorithm>
 #include <map>
 
 namespace eqsat::verify {
 
 namespace {
 
+// The guard's integers are exact. They are Z3 Ints when the guard reads only INDEX
+// (as Int) values; when it reads bit-vector values (INTn, UINTn, or INDEX in the
+// fallback) they are bit-vectors wide enough for every value the guard can read
+// (2n + 2 bits; an INDEX bound is only limited by the analysis, which keeps it below
+// 2^100, so then at least 104), because Z3 mixes Int and bit-vectors (bv2int) very slowly. An
+// operation that overflows that width becomes a fresh value: the runtime would have
+// overflowed 128 bits or not, and by monotonicity (see guard_terms.h) any value
+// covers what it does.
 class GuardTranslator {
  public:
   GuardTranslator(const Semantics& semantics, const Guard& guard, const std::vector<PatternVar>& vars,
                   std::span<const z3::expr> var_terms)
       : sem_(semantics), ctx_(semantics.ctx()), guard_(guard), vars_(vars), var_terms_(var_terms),
-        bounds_(ctx_.bool_val(true)) {}
+        bounds_(ctx_.bool_val(true)) {
+    bits_ = choose_width();
+  }
 
   GuardTerms run() {
     z3::expr holds = eval(guard_.root);
@@ -19,6 +30,50 @@ class GuardTranslator {
   }
 
  private:
+  bool is_bv(DType t) const {
+    return is_fixed_width_int(t) || (t == DType::Index && sem_.index_model() == IndexModel::BitVector);
+  }
+
+  unsigned choose_width() const {
+    unsigned widest = 0;
+    bool reads_int = false, reads_index = false;
+    for (const GuardNode& node : guard_.nodes) {
+      const bool reads = node.kind == GuardNode::Kind::ValueOf || node.kind == GuardNode::Kind::Lower ||
+                         node.kind == GuardNode::Kind::Upper;
+      if (!reads) continue;
+      const DType t = vars_[node.var].dtype;
+      if (t == DType::Index && !is_bv(t)) reads_int = true;
+      if (t == DType::Index) reads_index = true;
+      if (is_bv(t)) widest = std::max(widest, t == DType::Index ? sem_.index_bits() : unsigned(bit_width(t)));
+    }
+    if (reads_int || widest == 0) return 0;  // Int
+    const unsigned bits = reads_index ? std::max(2 * widest + 2, 104u) : 2 * widest + 2;
+    const Int half = Int(1) << (std::min(bits, 127u) - 1);
+    for (const GuardNode& node : guard_.nodes) {
+      if (node.kind == GuardNode::Kind::Literal && (node.literal >= half || node.literal < -half)) return 0;
+    }
+    return bits;
+  }
+
+  z3::expr literal(Int v) const {
+    if (bits_ == 0) return ctx_.int_val(to_string(v).c_str());
+    return z3::int2bv(bits_, ctx_.int_val(to_string(v).c_str())).simplify();
+  }
+
+  // The integer value of variable `var` in the guard's domain, if it has one.
+  std::optional<z3::expr> value_of(uint32_t var) const {
+    const DType t = vars_[var].dtype;
+    const z3::expr& term = var_terms_[var];
+    if (bits_ == 0) return sem_.integer_value(term, t);
+    if (is_float(t)) return std::nullopt;
+    if (t == DType::Bool) return z3::ite(term, literal(1), literal(0));
+    const unsigned n = term.get_sort().bv_size();
+    const bool is_signed = t == DType::Index || is_signed_int(t);
+    return is_signed ? z3::sext(term, bits_ - n) : z3::zext(term, bits_ - n);
+  }
+
+  z3::sort int_sort() const { return bits_ == 0 ? ctx_.int_sort() : ctx_.bv_sort(bits_); }
+
   // A fresh named term, created once per name.
   z3::expr fresh(const std::string& name, const z3::sort& sort) {
     auto it = fresh_.find(name);
@@ -29,28 +84,81 @@ class GuardTranslator {
     return term;
   }
 
+  z3::expr overflow_value() { return ctx_.constant(("guard!overflow" + std::to_string(overflows_++)).c_str(), int_sort()); }
+
+  z3::expr le(const z3::expr& a, const z3::expr& b) const { return bits_ == 0 ? a <= b : z3::sle(a, b); }
+  z3::expr lt(const z3::expr& a, const z3::expr& b) const { return bits_ == 0 ? a < b : z3::slt(a, b); }
+
   z3::expr bound(bool is_lower, uint32_t var) {
     const PatternVar& v = vars_[var];
     const std::string name = std::string(is_lower ? "lower(" : "upper(") + v.name + ")";
     const bool first = !fresh_.count(name);
-    z3::expr b = fresh(name, ctx_.int_sort());
+    z3::expr b = fresh(name, int_sort());
     if (first) {
-      if (std::optional<z3::expr> value = sem_.integer_value(var_terms_[var], v.dtype)) {
-        bounds_ = bounds_ && (is_lower ? b <= *value : *value <= b);
+      if (std::optional<z3::expr> value = value_of(var)) {
+        bounds_ = bounds_ && (is_lower ? le(b, *value) : le(*value, b));
+        // The analysis keeps a fixed-width class's interval within its dtype.
+        if (is_fixed_width_int(v.dtype) || v.dtype == DType::Bool) {
+          bounds_ = bounds_ && (is_lower ? le(literal(dtype_min(v.dtype)), b) : le(b, literal(dtype_max(v.dtype))));
+        }
       }
     }
     return b;
   }
 
+  z3::expr checked(const z3::expr& value, const z3::expr& ok) { return z3::ite(ok, value, overflow_value()); }
+
+  z3::expr fits(const z3::expr& wide) const {
+    return z3::sext(wide.extract(bits_ - 1, 0), wide.get_sort().bv_size() - bits_) == wide;
+  }
+
+  z3::expr arith(Op op, const z3::expr& a, const z3::expr& b) {
+    if (bits_ == 0) {
+      switch (op) {
+        case Op::Add: return a + b;
+        case Op::Sub: return a - b;
+        case Op::Mul: return a * b;
+        default: break;
+      }
+    } else {
+      switch (op) {
+        case Op::Add: return checked(a + b, fits(z3::sext(a, 1) + z3::sext(b, 1)));
+        case Op::Sub: return checked(a - b, fits(z3::sext(a, 1) - z3::sext(b, 1)));
+        case Op::Mul:
+          return checked(a * b, fits(z3::sext(a, bits_) * z3::sext(b, bits_)));
+        default: break;
+      }
+    }
+    switch (op) {
+      case Op::Min: return z3::ite(le(a, b), a, b);
+      case Op::Max: return z3::ite(le(b, a), a, b);
+      case Op::FloorDiv:
+      case Op::FloorMod: {
+        // Python's floor division, as the guard evaluator computes it; a zero divisor
+        // is unknown there, so whatever Z3 gives covers it.
+        Conditions ignored(ctx_);
+        const IndexModel model = bits_ == 0 ? IndexModel::Integer : IndexModel::BitVector;
+        Semantics integers(ctx_, model, bits_ == 0 ? 64 : bits_);
+        const z3::expr args[] = {a, b};
+        const DType types[] = {DType::Index, DType::Index};
+        const z3::expr q = integers.apply(op, DType::Index, args, types, ignored);
+        return bits_ == 0 ? q : checked(q, ignored.fits);
+      }
+      case Op::BitAnd: {
+        if (bits_ != 0) return a & b;
+        return z3::bv2int(z3::int2bv(128, a) & z3::int2bv(128, b), true);  // 128-bit two's complement
+      }
+      default: throw std::logic_error("operation not allowed in a guard");
+    }
+  }
+
   z3::expr eval(uint32_t index) {
     const GuardNode& node = guard_.nodes[index];
     switch (node.kind) {
-      case GuardNode::Kind::Literal: return ctx_.int_val(to_string(node.literal).c_str());
-      case GuardNode::Kind::ValueOf: {
-        const PatternVar& v = vars_[node.var];
-        if (std::optional<z3::expr> value = sem_.integer_value(var_terms_[node.var], v.dtype)) return *value;
-        return fresh(v.name, ctx_.int_sort());  // a float constant: unknown at runtime
-      }
+      case GuardNode::Kind::Literal: return literal(node.literal);
+      case GuardNode::Kind::ValueOf:
+        if (std::optional<z3::expr> value = value_of(node.var)) return *value;
+        return fresh(vars_[node.var].name, int_sort());  // a float constant: unknown at runtime
       case GuardNode::Kind::Lower: return bound(true, node.var);
       case GuardNode::Kind::Upper: return bound(false, node.var);
       case GuardNode::Kind::IsConst: return fresh("is_const(" + vars_[node.var].name + ")", ctx_.bool_sort());
@@ -58,37 +166,20 @@ class GuardTranslator {
     }
     std::vector<z3::expr> a;
     for (uint32_t child : node.children) a.push_back(eval(child));
+    const z3::expr zero = literal(0);
     switch (node.op) {
       case Op::Not: return !a[0];
       case Op::And: return a[0] && a[1];
       case Op::Or: return a[0] || a[1];
-      case Op::Neg: return -a[0];
-      case Op::Abs: return z3::ite(a[0] < 0, -a[0], a[0]);
-      case Op::Add: return a[0] + a[1];
-      case Op::Sub: return a[0] - a[1];
-      case Op::Mul: return a[0] * a[1];
-      case Op::Min: return z3::ite(a[0] <= a[1], a[0], a[1]);
-      case Op::Max: return z3::ite(a[0] >= a[1], a[0], a[1]);
-      case Op::FloorDiv:
-      case Op::FloorMod: {
-        // The INDEX semantics are Python's floor division, as in the guard evaluator.
-        Conditions ignored(ctx_);
-        Semantics integers(ctx_, IndexModel::Integer);
-        const DType types[] = {DType::Index, DType::Index};
-        return integers.apply(node.op, DType::Index, a, types, ignored);
-      }
-      case Op::BitAnd: {
-        // The evaluator's & is on 128-bit two's complement.
-        const z3::expr r = z3::int2bv(128, a[0]) & z3::int2bv(128, a[1]);
-        return z3::bv2int(r, true);
-      }
+      case Op::Neg: return arith(Op::Sub, zero, a[0]);
+      case Op::Abs: return z3::ite(lt(a[0], zero), arith(Op::Sub, zero, a[0]), a[0]);
       case Op::Eq: return a[0] == a[1];
       case Op::Ne: return a[0] != a[1];
-      case Op::Lt: return a[0] < a[1];
-      case Op::Le: return a[0] <= a[1];
-      case Op::Gt: return a[0] > a[1];
-      case Op::Ge: return a[0] >= a[1];
-      default: throw std::logic_error("operation not allowed in a guard");
+      case Op::Lt: return lt(a[0], a[1]);
+      case Op::Le: return le(a[0], a[1]);
+      case Op::Gt: return lt(a[1], a[0]);
+      case Op::Ge: return le(a[1], a[0]);
+      default: return arith(node.op, a[0], a[1]);
     }
   }
 
@@ -97,9 +188,11 @@ class GuardTranslator {
   const Guard& guard_;
   const std::vector<PatternVar>& vars_;
   std::span<const z3::expr> var_terms_;
+  unsigned bits_ = 0;  // 0: Z3 Int
   z3::expr bounds_;
   std::map<std::string, z3::expr> fresh_;
   std::vector<std::pair<std::string, z3::expr>> named_;
+  int overflows_ = 0;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "verify/pattern_terms.h"
+#include "verify/z3_numerals.h"
 
 namespace eqsat::verify {
 
@@ -24,12 +25,26 @@ bool mentions_index(const Pattern& pattern) {
 std::string named_text(const z3::model& model, const std::string& name, const z3::expr& term) {
   const z3::expr v = model.eval(term, true);
   if (v.is_bool()) return name + " = " + (v.is_true() ? "True" : "False");
+  if (v.is_bv()) return name + " = " + to_string(numeral_value(v, DType::Index, v.get_sort().bv_size()));
   return name + " = " + v.to_string();
 }
 
 std::string timeout_text(unsigned timeout_ms) {
   const unsigned s = timeout_ms / 1000;
   return "timeout " + (timeout_ms % 1000 == 0 ? std::to_string(s) : std::to_string(timeout_ms) + " m") + " s";
+}
+
+// Z3's default solver picks its strategy per query; for pure bit-vector queries the
+// QF_BV tactic (bit-blasting after word-level simplification) is much faster on
+// division and multiplication, so name it when nothing else is involved.
+z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, const Pattern& rhs,
+                       const std::vector<PatternVar>& vars) {
+  auto bv_only = [&](DType t) { return is_fixed_width_int(t) || t == DType::Bool || (t == DType::Index && model == IndexModel::BitVector); };
+  bool pure = std::all_of(vars.begin(), vars.end(), [&](const PatternVar& v) { return bv_only(v.dtype); });
+  for (const Pattern* p : {&lhs, &rhs}) {
+    for (const PatternNode& n : p->nodes) pure = pure && bv_only(n.dtype);
+  }
+  return pure ? z3::solver(ctx, "QF_BV") : z3::solver(ctx);
 }
 
 Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
@@ -48,7 +63,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   const z3::expr rhs_defined = r.defined_lazy && z3::implies(l.defined_strict, r.defined_strict);
   const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value));
 
-  z3::solver solver(ctx);
+  z3::solver solver = make_solver(ctx, model, lhs, rhs, vars);
   z3::params params(ctx);
   params.set("timeout", options.timeout_ms);
   solver.set(params);

@@ -44,10 +44,31 @@ z3::expr float_literal(z3::context& ctx, const z3::sort& sort, double value) {
   } else if (value == 0.0) {
     ast = Z3_mk_fpa_zero(ctx, sort, std::signbit(value));
   } else {
-    ast = Z3_mk_fpa_numeral_double(ctx, value, sort);
+    // From the exact bit pattern: Z3 4.8's numeral-from-double flushes the subnormals
+    // of the narrow formats to zero.
+    const unsigned ebits = Z3_fpa_get_ebits(ctx, sort), sbits = Z3_fpa_get_sbits(ctx, sort);
+    const z3::expr pattern = ctx.bv_val(std::to_string(encode_ieee(ebits, sbits, value)).c_str(), ebits + sbits);
+    ast = Z3_mk_fpa_to_fp_bv(ctx, pattern, sort);
   }
   ctx.check_error();
   return z3::expr(ctx, ast);
+}
+
+uint64_t encode_ieee(unsigned ebits, unsigned sbits, double value) {
+  const int fraction_bits = int(sbits) - 1;
+  const int bias = (1 << (ebits - 1)) - 1;
+  const uint64_t sign = std::signbit(value) ? uint64_t(1) << (ebits + sbits - 1) : 0;
+  const double f = std::fabs(value);
+  if (f == 0.0) return sign;
+  if (std::isinf(f)) return sign | (((uint64_t(1) << ebits) - 1) << fraction_bits);
+  int e = 0;
+  const double m = std::frexp(f, &e);  // f = m * 2^e, m in [0.5, 1)
+  const int biased = e - 1 + bias;
+  if (biased >= 1) {
+    const uint64_t significand = uint64_t(std::ldexp(m * 2.0 - 1.0, fraction_bits));
+    return sign | (uint64_t(biased) << fraction_bits) | significand;
+  }
+  return sign | uint64_t(std::ldexp(f, bias - 1 + fraction_bits));  // subnormal
 }
 
 namespace {

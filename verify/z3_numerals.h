@@ -20,6 +20,10 @@ std::string power_of_two_text(int k);
 // The float literal `value` (exactly representable in `sort`, or NaN or an infinity).
 z3::expr float_literal(z3::context& ctx, const z3::sort& sort, double value);
 
+// The IEEE bit pattern of `value` (exactly representable, not NaN) in the format with
+// `ebits` exponent bits and `sbits` significand bits (hidden bit included).
+uint64_t encode_ieee(unsigned ebits, unsigned sbits, double value);
+
 // The integer a Z3 numeral stands for: an Int as it is, a bit-vector of `bits` bits in
 // the signed reading when `dtype` is signed (INDEX or INTn), unsigned otherwise.
 // Throws std::range_error when it does not fit 128 bits.

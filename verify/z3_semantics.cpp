@@ -52,6 +52,9 @@ z3::expr Semantics::variable(const std::string& name, DType dtype) const {
 }
 
 z3::expr Semantics::bv_constant(Int value, unsigned bits) const {
+  if (bits > 128 && value < 0) {  // two's complement beyond the 128 bits of Int
+    return -ctx_.bv_val(unsigned_text(UInt(0) - UInt(value), 128).c_str(), bits);
+  }
   return ctx_.bv_val(unsigned_text(UInt(value), bits).c_str(), bits);
 }
 
@@ -72,6 +75,29 @@ std::optional<z3::expr> Semantics::integer_value(const z3::expr& value, DType dt
   if (dtype == DType::Bool) return z3::ite(value, ctx_.int_val(1), ctx_.int_val(0));
   if (!is_bv(dtype)) return value;
   return z3::bv2int(value, is_signed_bv(dtype));
+}
+
+z3::expr Semantics::in_range(const z3::expr& value, DType dtype, std::optional<Int> lo, std::optional<Int> hi) const {
+  if (is_float(dtype)) return ctx_.bool_val(true);
+  if (dtype == DType::Bool) {
+    auto allowed = [&](Int v) { return ctx_.bool_val((!lo || *lo <= v) && (!hi || v <= *hi)); };
+    return (value && allowed(1)) || (!value && allowed(0));
+  }
+  if (!is_bv(dtype)) {
+    z3::expr r = ctx_.bool_val(true);
+    if (lo) r = r && ctx_.int_val(to_string(*lo).c_str()) <= value;
+    if (hi) r = r && value <= ctx_.int_val(to_string(*hi).c_str());
+    return r;
+  }
+  const unsigned bits = width(dtype);
+  const Int min = is_signed_bv(dtype) ? -(Int(1) << (bits - 1)) : 0;
+  const Int max = is_signed_bv(dtype) ? (Int(1) << (bits - 1)) - 1 : (Int(1) << bits) - 1;
+  z3::expr r = ctx_.bool_val(true);
+  if (lo && *lo > max) return ctx_.bool_val(false);
+  if (hi && *hi < min) return ctx_.bool_val(false);
+  if (lo && *lo > min) r = r && less_equal(dtype, bv_constant(*lo, bits), value);
+  if (hi && *hi < max) r = r && less_equal(dtype, value, bv_constant(*hi, bits));
+  return r;
 }
 
 // ---------------------------------------------------------------- dispatch
@@ -149,10 +175,9 @@ z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::e
       if (index) cond.fits = fits_in(z3::sext(a, 1) - z3::sext(b, 1), bits);
       return a - b;
     case Op::Mul:
-      if (index) {
-        cond.fits = wrap(ctx_, Z3_mk_bvmul_no_overflow(ctx_, a, b, true)) &&
-                    wrap(ctx_, Z3_mk_bvmul_no_underflow(ctx_, a, b));
-      }
+      // The double-width product (Z3 4.8's bvmul_no_overflow misjudges signed
+      // products such as -1 * -1, so it is not used).
+      if (index) cond.fits = fits_in(z3::sext(a, bits) * z3::sext(b, bits), bits);
       return a * b;
     case Op::Neg:
       if (index) cond.fits = a != min;

@@ -75,6 +75,11 @@ class Semantics {
   // unsigned reading by dtype). Floats have none: nullopt.
   std::optional<z3::expr> integer_value(const z3::expr& value, DType dtype) const;
 
+  // lo <= value <= hi for the integer `value` stands for (a missing side is no bound).
+  // Compares in the value's own sort (no bv2int, which Z3 handles slowly); True for
+  // floats, which have no interval.
+  z3::expr in_range(const z3::expr& value, DType dtype, std::optional<Int> lo, std::optional<Int> hi) const;
+
   // Reads a value back from a model.
   Value model_value(const z3::model& model, const z3::expr& value, DType dtype) const;
 

@@ -1,0 +1,63 @@
+#include "verify/equivalence.h"
+
+#include <algorithm>
+
+#include "verify/pattern_terms.h"
+
+namespace eqsat::verify {
+
+namespace {
+
+void collect_vars(const Expr& e, std::vector<PatternVar>& vars) {
+  if (e.op() == Op::Var) {
+    const bool known = std::any_of(vars.begin(), vars.end(), [&](const PatternVar& v) { return v.name == e.name(); });
+    if (!known) vars.push_back({e.name(), e.dtype(), false});
+    return;
+  }
+  for (const Expr& arg : e.args()) collect_vars(arg, vars);
+}
+
+}  // namespace
+
+EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
+                                    const ProverOptions& options) {
+  std::vector<PatternVar> vars;
+  collect_vars(input, vars);
+  collect_vars(output, vars);
+  for (const Expr& a : facts.assumptions) collect_vars(a, vars);
+  const Pattern lhs = Pattern::from_expr(input, vars);
+  const Pattern rhs = Pattern::from_expr(output, vars);
+  std::vector<Pattern> assumptions;
+  for (const Expr& a : facts.assumptions) assumptions.push_back(Pattern::from_expr(a, vars));
+
+  HypothesisFn hypotheses = [&](const Semantics& sem, std::span<const z3::expr> terms) {
+    z3::expr holds = sem.ctx().bool_val(true);
+    for (std::size_t i = 0; i < vars.size(); ++i) {
+      auto bound = facts.bounds.find(vars[i].name);
+      if (bound != facts.bounds.end()) holds = holds && sem.in_range(terms[i], vars[i].dtype, bound->second.lo, bound->second.hi);
+    }
+    // An assumption that holds was evaluated, so it is defined (lazily, as a condition is).
+    for (const Pattern& a : assumptions) {
+      const PatternTerm t = translate_pattern(sem, a, terms);
+      holds = holds && t.value && t.defined_lazy && t.fits;
+    }
+    return Hypotheses{holds, {}};
+  };
+  const Outcome outcome = prove_refinement(lhs, rhs, vars, hypotheses, options);
+  EquivalenceResult result;
+  result.kind = outcome.kind;
+  switch (outcome.verdict) {
+    case Verdict::Proved: result.status = EquivalenceResult::Status::Equal; break;
+    case Verdict::Counterexample:
+      result.status = EquivalenceResult::Status::Counterexample;
+      result.detail = outcome.counterexample->text("input", "output");
+      break;
+    case Verdict::Unknown:
+      result.status = EquivalenceResult::Status::Unknown;
+      result.detail = outcome.unknown_reason;
+      break;
+  }
+  return result;
+}
+
+}  // namespace eqsat::verify

@@ -1,0 +1,28 @@
+// Translation validation: is the simplifier's output equal to its input, under the
+// facts that were in force? The check behind `eqsat batch --verify` and
+// `eqsat simplify-expr --verify`; the engine itself never links Z3.
+#pragma once
+
+#include <string>
+
+#include "ir/expr.h"
+#include "passes/facts.h"
+#include "verify/refinement.h"
+
+namespace eqsat::verify {
+
+struct EquivalenceResult {
+  enum class Status : uint8_t { Equal, Counterexample, Unknown };
+  Status status = Status::Unknown;
+  ProofKind kind = ProofKind::Exact;  // Equal: which proof
+  // Counterexample: "x = 3 (INDEX): input = 5, output = 6"; Unknown: the reason.
+  std::string detail;
+};
+
+// Proves that wherever `input` is defined, `output` is defined and has the same value,
+// for every assignment of the variables within `facts.bounds` on which every
+// assumption holds (the refinement of verify/refinement.h, input as the left side).
+EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
+                                    const ProverOptions& options = {});
+
+}  // namespace eqsat::verify
