@@ -22,6 +22,11 @@ JoinResult join_class_data(ClassData& into, const ClassData& incoming) {
     into.interval = tighter;
     result.changed = true;
   }
+  Congruence finer = into.congruence.intersect(incoming.congruence);
+  if (finer != into.congruence) {
+    into.congruence = finer;
+    result.changed = true;
+  }
   return result;
 }
 

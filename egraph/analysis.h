@@ -1,11 +1,12 @@
-// The analyses every e-class carries: its dtype, its constant value when known, and
-// an integer interval. They are one semilattice per class: `make` computes the data of
+// The analyses every e-class carries: its dtype, its constant value when known, an
+// integer interval, and a congruence (x ≡ r mod m; INDEX only). They are one semilattice per class: `make` computes the data of
 // a new node from its children, `join` combines the data of two merged classes and
 // says whether the result differs from what the class had.
 #pragma once
 
 #include <optional>
 
+#include "egraph/congruence.h"
 #include "egraph/interval.h"
 #include "ir/value.h"
 
@@ -15,6 +16,9 @@ struct ClassData {
   DType dtype = DType::Index;
   std::optional<Value> constant;  // the class is equal to this constant
   Interval interval;              // every value of the class lies in it (integers, BOOL)
+  Congruence congruence;          // every value of the class satisfies it (INDEX only)
+
+  friend bool operator==(const ClassData&, const ClassData&) = default;
 };
 
 // What changed when `incoming` was joined into `into`.

@@ -10,17 +10,33 @@ namespace eqsat {
 
 namespace {
 
-// Facts a constant or an interval implies about each other: an integer constant is a
-// point interval, and a point interval is a constant.
+// Facts a constant, an interval and a congruence imply about each other: an integer
+// constant is a point interval and a constant congruence; a congruence trims the
+// interval's ends to values it allows (x ≡ 1 mod 4 in [0, 10]: [1, 9]); a point
+// interval or a constant congruence is a constant.
 void settle(ClassData& data) {
+  const bool is_index = data.dtype == DType::Index;
+  if (!is_index) data.congruence = Congruence::unknown();  // see egraph/congruence.h
+  if (!data.constant && is_index && data.congruence.is_constant()) {
+    data.constant = Value::integer(data.dtype, data.congruence.remainder);
+  }
   if (data.constant && (is_integer(data.dtype) || data.dtype == DType::Bool)) {
     data.interval = data.interval.intersect(Interval::point(data.constant->i));
+    if (is_index) data.congruence = Congruence::constant(data.constant->i);
+  }
+  if (data.congruence.modulus >= 2) {
+    Interval trimmed = data.interval;
+    if (trimmed.lo) trimmed.lo = round_up_to(data.congruence, *trimmed.lo);
+    if (trimmed.hi) trimmed.hi = round_down_to(data.congruence, *trimmed.hi);
+    // Empty only under contradictory facts: then keep the interval as it was.
+    if (!(trimmed.lo && trimmed.hi && *trimmed.lo > *trimmed.hi)) data.interval = trimmed;
   }
   if (!data.constant && data.interval.is_point()) {
     if (data.dtype == DType::Bool) {
       data.constant = Value::boolean(*data.interval.lo != 0);
     } else if (is_integer(data.dtype)) {
       data.constant = Value::integer(data.dtype, *data.interval.lo);
+      if (is_index) data.congruence = Congruence::constant(*data.interval.lo);
     }
   }
 }
@@ -79,10 +95,12 @@ ClassData EGraph::make_data(const ENode& node) const {
     default: {
       boost::container::small_vector<Value, 3> constants;
       boost::container::small_vector<Interval, 3> intervals;
+      boost::container::small_vector<Congruence, 3> congruences;
       for (ClassId child : node.children) {
         const ClassData& child_data = this->data(child);
         if (child_data.constant) constants.push_back(*child_data.constant);
         intervals.push_back(child_data.interval);
+        congruences.push_back(child_data.congruence);
       }
       if (constants.size() == node.children.size()) {
         data.constant = fold(node.op, node.dtype, std::span<const Value>(constants.data(), constants.size()));
@@ -94,6 +112,8 @@ ClassData EGraph::make_data(const ENode& node) const {
       DType operand = classes_[find(node.children[node.op == Op::Select ? 1 : 0]).value].data.dtype;
       data.interval = data.interval.intersect(interval_of(node.op, node.dtype, operand,
                                                           std::span<const Interval>(intervals.data(), intervals.size())));
+      data.congruence = congruence_of(node.op, node.dtype, operand,
+                                      std::span<const Congruence>(congruences.data(), congruences.size()));
       break;
     }
   }
@@ -177,11 +197,22 @@ void EGraph::set_var_interval(std::string_view name, const Interval& interval) {
 }
 
 void EGraph::refine_interval(ClassId id, const Interval& interval) {
-  EClass& eclass = classes_[find(id).value];
-  ClassData refined = eclass.data;
+  ClassData refined = data(id);
   refined.interval = refined.interval.intersect(interval);
+  refine(id, refined);
+}
+
+void EGraph::refine_congruence(ClassId id, const Congruence& congruence) {
+  ClassData refined = data(id);
+  refined.congruence = refined.congruence.intersect(congruence);
+  refine(id, refined);
+}
+
+void EGraph::refine(ClassId id, ClassData refined) {
+  EClass& eclass = classes_[find(id).value];
   settle(refined);
   JoinResult join = join_class_data(eclass.data, refined);
+  settle(eclass.data);
   if (join.changed) {
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(eclass.id);
@@ -207,11 +238,11 @@ bool EGraph::merge(ClassId a, ClassId b) {
   settle(root.data);
   if (join.contradiction) ++contradictions_;
   // Parents of a side whose facts got more precise must be re-analysed.
-  if (root.data.constant != before_root.constant || root.data.interval != before_root.interval) {
+  if (root.data != before_root) {
     analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
     to_materialize_.push_back(a);
   }
-  if (root.data.constant != absorbed.data.constant || root.data.interval != absorbed.data.interval) {
+  if (root.data != absorbed.data) {
     analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
   }
   root.nodes.insert(root.nodes.end(), std::make_move_iterator(absorbed.nodes.begin()),

@@ -57,6 +57,9 @@ class EGraph {
   void set_var_interval(std::string_view name, const Interval& interval);
   // Narrows a class's interval with a fact known about it.
   void refine_interval(ClassId id, const Interval& interval);
+  // Narrows a class's congruence with a fact known about it (INDEX classes only;
+  // ignored for other dtypes).
+  void refine_congruence(ClassId id, const Congruence& congruence);
 
   // --- Equality. ---
   // Records that `a` and `b` are equal; returns false if they already were.
@@ -89,6 +92,8 @@ class EGraph {
   ClassData make_data(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
+  // Joins `refined` (the class's data with a fact added) into the class.
+  void refine(ClassId id, ClassData refined);
   void repair_classes();
 
   UnionFind union_find_;

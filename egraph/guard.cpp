@@ -58,6 +58,12 @@ class Evaluator {
       }
       case GuardNode::Kind::Lower: return {egraph_.data(subst_[node.var]).interval.lo, Truth::Unknown};
       case GuardNode::Kind::Upper: return {egraph_.data(subst_[node.var]).interval.hi, Truth::Unknown};
+      case GuardNode::Kind::Modulus:
+      case GuardNode::Kind::Remainder: {
+        const Congruence& c = egraph_.data(subst_[node.var]).congruence;
+        if (c.is_constant()) return {};
+        return {node.kind == GuardNode::Kind::Modulus ? c.modulus : c.remainder, Truth::Unknown};
+      }
       case GuardNode::Kind::IsConst:
         return {std::nullopt, from_bool(egraph_.data(subst_[node.var]).constant.has_value())};
       case GuardNode::Kind::Apply: return apply(node);

@@ -3,6 +3,11 @@
 // A guard is an integer/boolean expression over
 //   - the values of constant-only pattern variables (`c > 0`),
 //   - `lower(x)` and `upper(x)`: the interval bounds of the class bound to x,
+//   - `modulus(x)` and `remainder(x)`: the congruence of the class bound to x
+//     (egraph/congruence.h): every value of x is k*modulus(x) + remainder(x), with
+//     modulus(x) >= 1 and 0 <= remainder(x) < modulus(x); nothing known is 1 and 0.
+//     For a class known to be a constant both are unknown (constant folding handles
+//     constants; is_const(x) says which),
 //   - integer literals, + - * // % min max abs, comparisons, and/or/not,
 //   - `is_const(x)`: whether the analysis knows the class of x to be a constant. This
 //     is about what is known, not about the value: it only limits when a rewrite is
@@ -29,12 +34,14 @@ struct GuardNode {
     Lower,    // lower(x)
     Upper,    // upper(x)
     IsConst,  // is_const(x): a truth value, never unknown
+    Modulus,  // modulus(x)
+    Remainder,  // remainder(x)
     Apply,    // `op` applied to the children
   };
   Kind kind = Kind::Literal;
   Op op = Op::Add;   // Apply: Add Sub Mul Neg FloorDiv FloorMod Min Max Abs, comparisons, And Or Not
   Int literal = 0;   // Literal
-  uint32_t var = 0;  // ValueOf, Lower, Upper, IsConst: index into the rewrite's variables
+  uint32_t var = 0;  // ValueOf, Lower, Upper, IsConst, Modulus, Remainder: index into the rewrite's variables
   boost::container::small_vector<uint32_t, 2> children;  // indices into Guard::nodes
 };
 

@@ -23,10 +23,23 @@ struct Facts {
   VarTyper var_typer() const;
 };
 
-// Seeds an e-graph with the facts: variable intervals, each assumption's class merged
-// with True, and the intervals that simple assumed comparisons give (`e < c`,
-// `e >= c`, `e == c`, `e != c` at an interval's edge, either operand order, and
-// conjunctions of these). Call before adding the expression to simplify, then rebuild.
+// Seeds an e-graph with the facts. Call before adding the expression to simplify.
+//   - variable intervals from the bounds;
+//   - each assumption's class merged with True, and split into literals: the operands
+//     of `and` hold, those of a negated `or` do not, `not` flips; each literal's class is
+//     merged with True or False;
+//   - integer comparisons (never floats: NaN) between any two expressions: a negated one
+//     is flipped (`not (a < b)` is `a >= b`); `a == b` merges the two classes; the orders
+//     (<, <=, >, >=, and != upgrading a <= to <) are closed transitively, and every
+//     comparison a derived order decides is added and merged with True or False, in both
+//     operand orders (x < y and y <= z: `x < z`, `z > x`, `x <= z`, `x != z` are True,
+//     `x >= z`, `x == z` False); a <= b and b <= a merges a and b;
+//   - congruences: `e % c == r` (INDEX, constants c and r) gives e the congruence
+//     e ≡ r (mod |c|) (egraph/congruence.h);
+//   - intervals: a comparison with a constant narrows the other side (`e != c` only at
+//     an interval's edge), and along the closure a < b gives upper(a) <= upper(b) - 1 and
+//     lower(b) >= lower(a) + 1 (<= without the 1), repeated a bounded number of rounds.
+// The e-graph is rebuilt on return.
 void assert_facts(EGraph& egraph, const Facts& facts);
 
 }  // namespace eqsat

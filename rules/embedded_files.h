@@ -17,4 +17,7 @@ struct EmbeddedRuleFile {
 // In file-name order.
 std::span<const EmbeddedRuleFile> embedded_rule_files();
 
+// The text of rules/rules.lock (empty if the source tree has none).
+std::string_view embedded_rule_lock();
+
 }  // namespace eqsat

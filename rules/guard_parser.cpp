@@ -288,7 +288,7 @@ class GuardParser {
       node.var = *var;
       return Operand{add(std::move(node)), true};
     }
-    if (name.text == "lower" || name.text == "upper") {
+    if (name.text == "lower" || name.text == "upper" || name.text == "modulus" || name.text == "remainder") {
       if (!expect("(")) return std::nullopt;
       if (peek().kind != GuardToken::Kind::Name) {
         return fail("'" + std::string(name.text) + "' takes a pattern variable", peek().column);
@@ -296,7 +296,10 @@ class GuardParser {
       std::optional<uint32_t> var = variable(advance());
       if (!var || !expect(")")) return std::nullopt;
       GuardNode node;
-      node.kind = name.text == "lower" ? GuardNode::Kind::Lower : GuardNode::Kind::Upper;
+      node.kind = name.text == "lower"     ? GuardNode::Kind::Lower
+                  : name.text == "upper"   ? GuardNode::Kind::Upper
+                  : name.text == "modulus" ? GuardNode::Kind::Modulus
+                                           : GuardNode::Kind::Remainder;
       node.var = *var;
       return Operand{add(std::move(node)), false};
     }

@@ -10,6 +10,7 @@
 //   product    := unary (('*' | '//' | '%') unary)*
 //   unary      := '-' unary | primary
 //   primary    := INTEGER | NAME | 'lower' '(' NAME ')' | 'upper' '(' NAME ')'
+//               | 'modulus' '(' NAME ')' | 'remainder' '(' NAME ')'
 //               | 'min' '(' sum ',' sum ')' | 'max' '(' ... ')' | 'abs' '(' sum ')'
 //               | 'is_const' '(' NAME ')' | '(' guard ')'
 //
@@ -18,7 +19,8 @@
 // or a truth value, and each operator takes the kind it needs (`and` of two numbers is
 // an error, as is a guard that is a number). A NAME is the value of a constant-only
 // pattern variable (`c`, `c1`, ...); any other pattern variable only has bounds, read
-// with lower(x) and upper(x). is_const(x) is a condition: whether the analysis knows
+// with lower(x) and upper(x), and a congruence, read with modulus(x) and remainder(x)
+// (x = k*modulus(x) + remainder(x)). is_const(x) is a condition: whether the analysis knows
 // x's class to be a constant (it limits when a rule is tried, never what it claims).
 #pragma once
 

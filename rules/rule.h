@@ -115,8 +115,15 @@ Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view fi
 Result<RuleSet> load_rule_files(const std::vector<std::string>& paths);
 
 // The built-in catalogue: the rules/*.rules files of the source tree, embedded into
-// the library at build time (so an installed tool needs no data files). Parsed once;
-// an error in it is a bug of the program, reported on stderr before aborting.
+// the library at build time (so an installed tool needs no data files), with the lock
+// of proved rules (rules/rules.lock, rules/rule_lock.h). Parsed once. Only proved rules
+// run: a rule of the catalogue that the lock does not prove with its current digest is
+// a bug of the build (CI runs `eqsat verify-rules --check-lock`), reported on stderr,
+// naming each such rule, before aborting. A syntax error in the catalogue likewise.
 const RuleSet& builtin_rules();
+
+// The same catalogue without the lock check: for the verifier, which proves the rules
+// and writes the lock (`eqsat verify-rules --write-lock`). Never run these rules.
+const RuleSet& builtin_rules_unverified();
 
 }  // namespace eqsat

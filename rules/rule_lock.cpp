@@ -1,9 +1,11 @@
 #include "rules/rule_lock.h"
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "rules/embedded_files.h"
 #include "rules/rule_digest.h"
 
 namespace eqsat {
@@ -124,6 +126,18 @@ Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock) {
   std::string message = "rules not proved sound (run `eqsat verify-rules --write-lock`):";
   for (const std::string& m : missing) message += "\n  " + m;
   return Error{message};
+}
+
+const RuleLock& builtin_rule_lock() {
+  static const RuleLock lock = [] {
+    Result<RuleLock> parsed = parse_rule_lock(embedded_rule_lock(), "rules/rules.lock");
+    if (!parsed) {
+      std::fprintf(stderr, "eqsat: the built-in rule lock does not parse: %s\n", parsed.error().message.c_str());
+      std::abort();
+    }
+    return std::move(parsed).value();
+  }();
+  return lock;
 }
 
 }  // namespace eqsat

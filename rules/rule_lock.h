@@ -52,6 +52,9 @@ std::vector<std::string> lock_differences(const RuleSet& rules, const RuleLock& 
 // The rule instances the lock does not prove: "name (DTYPE) at file:line".
 std::vector<std::string> unproved_instances(const RuleSet& rules, const RuleLock& lock);
 
+// The lock embedded with the built-in catalogue (rules/rules.lock at build time).
+const RuleLock& builtin_rule_lock();
+
 // `rules` when the lock proves every instance; otherwise an error naming each unproved
 // one. The engine's gate; a development flag may skip it.
 Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock);

@@ -4,6 +4,7 @@
 
 #include "rules/embedded_files.h"
 #include "rules/rule.h"
+#include "rules/rule_lock.h"
 
 namespace eqsat {
 
@@ -46,9 +47,24 @@ RuleSet load_builtin_rules() {
 
 }  // namespace
 
-const RuleSet& builtin_rules() {
+const RuleSet& builtin_rules_unverified() {
   static const RuleSet set = load_builtin_rules();
   return set;
+}
+
+const RuleSet& builtin_rules() {
+  static const RuleSet proved = [] {
+    Result<RuleSet> checked = require_proved(builtin_rules_unverified(), builtin_rule_lock());
+    if (!checked) {
+      std::fprintf(stderr,
+                   "eqsat: the built-in rule catalogue has rules that rules/rules.lock does not "
+                   "prove (run `eqsat verify-rules --write-lock` after changing a rule):\n%s\n",
+                   checked.error().message.c_str());
+      std::abort();
+    }
+    return std::move(checked).value();
+  }();
+  return proved;
 }
 
 }  // namespace eqsat

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command, and what CI runs: build and run the whole test suite,
-# then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# check that the rule lock is current and that Z3 proves every rule of the catalogue,
+# then build and test again under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-asan  skip the sanitizer build (a quicker local check)
 set -euo pipefail
@@ -16,6 +17,13 @@ run_suite() {
 
 echo "== build and test (build/)"
 run_suite "$root/build"
+
+echo "== the rule lock matches the catalogue (rules/rules.lock)"
+"$root/build/bin/eqsat" verify-rules --check-lock
+echo "== every rule of the catalogue is proved sound by Z3"
+"$root/build/bin/eqsat" verify-rules --no-progress -j "$jobs" > "$root/build/verify-rules.txt" ||
+  { cat "$root/build/verify-rules.txt"; exit 1; }
+tail -n 1 "$root/build/verify-rules.txt"
 
 if [ "${1:-}" != "--no-asan" ]; then
   echo "== build and test with ASan+UBSan (build-asan/)"

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "rules/rule.h"
+#include "rules/rule_lock.h"
 
 namespace eqsat::cli {
 
@@ -33,6 +34,14 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
                   "Use this rule file in addition to the rules in force (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false);
+  command
+      .add_option("--rule-lock", flags.rule_lock_files,
+                  "A lock file proving the rules of --rules/--add-rules files, written by "
+                  "`eqsat verify-rules FILE --write-lock --lock LOCK` (repeatable)")
+      ->type_name("LOCK")
+      ->allow_extra_args(false);
+  command.add_flag("--allow-unproved-rules", flags.allow_unproved_rules,
+                   "Rule development only: run rules that no lock proves sound");
   command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
       ->type_name("FILE");
   command.add_option("--iter-limit", flags.limits.max_iterations, "Saturation iterations per expression")
@@ -79,6 +88,22 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
                      "' is already defined in " + where};
       }
       rules.rules.push_back(rule);
+    }
+  }
+  // Only rules proved sound run: the built-in catalogue is checked against its own lock
+  // when it loads; rules from files need a lock that proves them (or the development flag).
+  if (!flags.allow_unproved_rules && (!flags.rule_files.empty() || !flags.extra_rule_files.empty())) {
+    RuleLock lock = builtin_rule_lock();
+    for (const std::string& path : flags.rule_lock_files) {
+      Result<RuleLock> more = load_rule_lock(path);
+      if (!more) return more.error();
+      lock.entries.insert(lock.entries.end(), more->entries.begin(), more->entries.end());
+    }
+    Result<RuleSet> proved = require_proved(rules, lock);
+    if (!proved) {
+      return Error{proved.error().message +
+                   "\n(prove them with `eqsat verify-rules FILE --write-lock --lock LOCK` and pass "
+                   "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};
     }
   }
   simplifier.rewrites_ = rules.rewrites();

@@ -27,6 +27,8 @@ namespace eqsat::cli {
 struct EngineFlags {
   std::vector<std::string> rule_files;
   std::vector<std::string> extra_rule_files;
+  std::vector<std::string> rule_lock_files;  // locks proving the rules of those files
+  bool allow_unproved_rules = false;
   std::string costs_file;  // empty: the unit profile
   RunLimits limits;
   bool report = false;

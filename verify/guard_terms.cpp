@@ -39,7 +39,8 @@ class GuardTranslator {
     bool reads_int = false, reads_index = false;
     for (const GuardNode& node : guard_.nodes) {
       const bool reads = node.kind == GuardNode::Kind::ValueOf || node.kind == GuardNode::Kind::Lower ||
-                         node.kind == GuardNode::Kind::Upper;
+                         node.kind == GuardNode::Kind::Upper || node.kind == GuardNode::Kind::Modulus ||
+                         node.kind == GuardNode::Kind::Remainder;
       if (!reads) continue;
       const DType t = vars_[node.var].dtype;
       if (t == DType::Index && !is_bv(t)) reads_int = true;
@@ -106,6 +107,28 @@ class GuardTranslator {
     return b;
   }
 
+  // modulus(x), remainder(x): fresh m and r with m >= 1, 0 <= r < m and x ≡ r (mod m),
+  // one pair per variable (egraph/congruence.h; the runtime's "nothing known" is 1, 0).
+  z3::expr congruence(bool is_modulus, uint32_t var) {
+    const PatternVar& v = vars_[var];
+    const std::string m_name = "modulus(" + v.name + ")", r_name = "remainder(" + v.name + ")";
+    const bool first = !fresh_.count(m_name);
+    z3::expr m = fresh(m_name, int_sort());
+    z3::expr r = fresh(r_name, int_sort());
+    if (first) {
+      bounds_ = bounds_ && le(literal(1), m) && le(literal(0), r) && lt(r, m);
+      if (std::optional<z3::expr> value = value_of(var)) {
+        if (bits_ == 0) {
+          bounds_ = bounds_ && z3::mod(*value - r, m) == 0;
+        } else {  // one bit wider: x - r cannot overflow
+          bounds_ = bounds_ && z3::smod(z3::sext(*value, 1) - z3::sext(r, 1), z3::sext(m, 1)) ==
+                                   z3::int2bv(bits_ + 1, ctx_.int_val(0)).simplify();
+        }
+      }
+    }
+    return is_modulus ? m : r;
+  }
+
   z3::expr checked(const z3::expr& value, const z3::expr& ok) { return z3::ite(ok, value, overflow_value()); }
 
   z3::expr fits(const z3::expr& wide) const {
@@ -139,9 +162,14 @@ class GuardTranslator {
         Conditions ignored(ctx_);
         const IndexModel model = bits_ == 0 ? IndexModel::Integer : IndexModel::BitVector;
         Semantics integers(ctx_, model, bits_ == 0 ? 64 : bits_);
+        // The rule's own Semantics when it also reads INDEX as Int: its definitions
+        // (asserted by the caller) then relate the guard's divisions to the rule's.
+        const bool shared = bits_ == 0 && sem_.index_model() == IndexModel::Integer;
+        const Semantics& s = shared ? sem_ : integers;
         const z3::expr args[] = {a, b};
         const DType types[] = {DType::Index, DType::Index};
-        const z3::expr q = integers.apply(op, DType::Index, args, types, ignored);
+        const z3::expr q = s.apply(op, DType::Index, args, types, ignored);
+        if (!shared) bounds_ = bounds_ && integers.definitions();  // defines its fresh terms, if any
         return bits_ == 0 ? q : checked(q, ignored.fits);
       }
       case Op::BitAnd: {
@@ -161,6 +189,8 @@ class GuardTranslator {
         return fresh(vars_[node.var].name, int_sort());  // a float constant: unknown at runtime
       case GuardNode::Kind::Lower: return bound(true, node.var);
       case GuardNode::Kind::Upper: return bound(false, node.var);
+      case GuardNode::Kind::Modulus: return congruence(true, node.var);
+      case GuardNode::Kind::Remainder: return congruence(false, node.var);
       case GuardNode::Kind::IsConst: return fresh("is_const(" + vars_[node.var].name + ")", ctx_.bool_sort());
       case GuardNode::Kind::Apply: break;
     }

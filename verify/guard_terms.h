@@ -4,6 +4,8 @@
 //                       the integer its dtype says (signed for INTn, unsigned for
 //                       UINTn); one per variable, shared by every occurrence. A float x
 //                       has no interval: its bounds are unconstrained integers.
+//   modulus(x),         fresh integers m_x and r_x with m_x >= 1, 0 <= r_x < m_x and
+//   remainder(x)        x ≡ r_x (mod m_x); one pair per variable
 //   c (const-only)      the integer value of the variable c itself
 //   is_const(x)         a fresh truth value: the rule must hold whatever it says
 //   arithmetic          exact integers (Z3 Int); // and % floor as in Python

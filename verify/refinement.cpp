@@ -47,6 +47,18 @@ z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, c
   return pure ? z3::solver(ctx, "QF_BV") : z3::solver(ctx);
 }
 
+// A bit-vector proof is exact when no variable is an INDEX (so the model restricts no
+// input) and every INDEX intermediate fits whatever the inputs (e.g. casts of INT32
+// values to INDEX): then the no-overflow hypotheses exclude nothing.
+bool fallback_is_exact(z3::solver& solver, const std::vector<PatternVar>& vars, const z3::expr& hypotheses,
+                       const z3::expr& fits) {
+  const bool index_var = std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
+  if (index_var) return false;
+  solver.reset();
+  solver.add(hypotheses && !fits);
+  return solver.check() == z3::unsat;
+}
+
 Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
                 const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
   // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
@@ -68,6 +80,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   params.set("timeout", options.timeout_ms);
   solver.set(params);
   solver.add(hyp.holds);
+  solver.add(sem.definitions());  // of the fresh terms the translations introduced
   if (model == IndexModel::BitVector) solver.add(l.fits && r.fits);
   solver.add(failure);
 
@@ -76,6 +89,9 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   switch (solver.check()) {
     case z3::unsat:
       out.verdict = Verdict::Proved;
+      if (model == IndexModel::BitVector && fallback_is_exact(solver, vars, hyp.holds, l.fits && r.fits)) {
+        out.kind = ProofKind::Exact;
+      }
       return out;
     case z3::unknown: {
       out.verdict = Verdict::Unknown;
@@ -128,7 +144,15 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
   } catch (const Unsupported& e) {
     integer_reason = e.what();
   }
-  Outcome fallback = guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::BitVector);
+  // Wide enough that every fixed-width value of the rule is an INDEX value too (a
+  // UINT64 cast to INDEX needs 65 bits).
+  ProverOptions wide = options;
+  for (const Pattern* p : {&lhs, &rhs}) {
+    for (const PatternNode& n : p->nodes) {
+      if (is_fixed_width_int(n.dtype)) wide.fallback_bits = std::max(wide.fallback_bits, unsigned(bit_width(n.dtype)) + 1);
+    }
+  }
+  Outcome fallback = guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);
   if (fallback.verdict == Verdict::Unknown && fallback.unknown_reason != integer_reason) {
     fallback.unknown_reason = integer_reason + "; bit-vector fallback: " + fallback.unknown_reason;
   }

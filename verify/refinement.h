@@ -27,7 +27,9 @@ std::optional<ProofKind> parse_proof_kind(std::string_view text);
 
 struct ProverOptions {
   unsigned timeout_ms = 10000;  // per Z3 query; the fallback gets its own
-  unsigned fallback_bits = 64;  // width of INDEX in the bit-vector fallback
+  // Width of INDEX in the bit-vector fallback; at least one more than the widest
+  // fixed-width dtype of the rule, so that a UINT64 value is an INDEX value too.
+  unsigned fallback_bits = 64;
 };
 
 struct Outcome {

@@ -94,7 +94,7 @@ namespace {
 Result<RuleSet> load_rules(const VerifyOptions& options) {
   RuleSet all;
   if (options.files.empty()) {
-    all = builtin_rules();
+    all = builtin_rules_unverified();
   } else {
     Result<RuleSet> loaded = load_rule_files(options.files);
     if (!loaded) return loaded.error();

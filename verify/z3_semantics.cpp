@@ -4,6 +4,7 @@
 // state or hide signedness in an operator: every call here says which one it means.
 #include "verify/z3_semantics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -156,7 +157,9 @@ z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::e
     switch (op) {
       case Op::Add: return a + b;
       case Op::Sub: return a - b;
-      case Op::Mul: return a * b;
+      case Op::Mul:
+        products_.emplace_back(a, b);
+        return a * b;
       case Op::Neg: return -a;
       case Op::Abs: return z3::ite(a < 0, -a, a);
       case Op::Min: return z3::ite(a <= b, a, b);
@@ -200,6 +203,13 @@ z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::
   if (t == DType::Bool || is_float(t)) throw std::logic_error("integer division on a non-integer dtype");
   if (!is_bv(t)) {
     cond.defined = b != 0;
+    if (!b.is_numeral()) {
+      // Z3's nonlinear solver handles div/mod by a symbolic divisor poorly; the
+      // defining equations of the quotient and remainder it handles much better.
+      const bool floor = op == Op::FloorDiv || op == Op::FloorMod;
+      const auto [q, r] = fresh_divmod(a, b, floor);
+      return op == Op::FloorDiv || op == Op::TruncDiv ? q : r;
+    }
     // SMT-LIB's div/mod are Euclidean (0 <= mod < |b|); floor and trunc correct them.
     const z3::expr q = a / b, m = z3::mod(a, b);
     const z3::expr adjust = b < 0 && m != 0;
@@ -232,6 +242,91 @@ z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::
       return z3::ite(r != zero && signs_differ, q - bv_constant(1, bits), q);
     }
   }
+}
+
+std::pair<z3::expr, z3::expr> Semantics::fresh_divmod(const z3::expr& a, const z3::expr& b, bool floor) const {
+  for (const DivMod& d : divmods_) {
+    if (d.a.id() == a.id() && d.b.id() == b.id() && d.floor == floor) return {d.q, d.r};
+  }
+  // Fresh constants: other Semantics objects may share the context.
+  const z3::expr q = wrap(ctx_, Z3_mk_fresh_const(ctx_, floor ? "floordiv" : "truncdiv", ctx_.int_sort()));
+  const z3::expr r = wrap(ctx_, Z3_mk_fresh_const(ctx_, floor ? "floormod" : "truncmod", ctx_.int_sort()));
+  const z3::expr zero = ctx_.int_val(0);
+  z3::expr range(ctx_);
+  if (floor) {  // the remainder has the divisor's sign: 0 <= r < b, or b < r <= 0
+    range = z3::implies(b > zero, zero <= r && r < b) && z3::implies(b < zero, b < r && r <= zero);
+  } else {  // the dividend's sign, and |r| < |b|
+    const z3::expr abs_b = z3::ite(b < zero, -b, b);
+    range = z3::implies(a >= zero, zero <= r && r < abs_b) && z3::implies(a < zero, -abs_b < r && r <= zero);
+  }
+  // For b != 0 exactly one (q, r) satisfies this: it is the definition, not a lemma.
+  definitions_.push_back(z3::implies(b != zero, a == q * b + r && range));
+  divmods_.push_back({a, b, floor, q, r});
+  return {q, r};
+}
+
+z3::expr Semantics::definitions() const {
+  z3::expr all = ctx_.bool_val(true);
+  for (const z3::expr& d : definitions_) all = all && d;
+  // Multiples of each divisor b: u*b for every product with b, every quotient by b,
+  // and, where a = g*b + s is a division of a by b, (u*g)*b for every product u*a and
+  // every quotient u of a division by a. Two multiples closer than |b| are equal: a
+  // theorem (|u - v| >= 1 unless u = v), instantiated on these terms.
+  const z3::expr zero = ctx_.int_val(0);
+  auto abs = [&](const z3::expr& e) { return z3::ite(e < zero, -e, e); };
+  // Every u with u*a a term of the translation (a product or a quotient's definition).
+  auto multipliers_of = [&](const z3::expr& a) {
+    std::vector<z3::expr> m;
+    for (const auto& [x, y] : products_) {
+      if (y.id() == a.id()) m.push_back(x);
+      if (x.id() == a.id()) m.push_back(y);
+    }
+    for (const DivMod& d : divmods_) {
+      if (d.b.id() == a.id()) m.push_back(d.q);
+    }
+    return m;
+  };
+  std::vector<unsigned> seen;
+  for (const DivMod& d : divmods_) {
+    if (std::find(seen.begin(), seen.end(), d.b.id()) != seen.end()) continue;
+    seen.push_back(d.b.id());
+    const z3::expr& b = d.b;
+    std::vector<z3::expr> m = multipliers_of(b);
+    for (const DivMod& e : divmods_) {  // e: a = g*b + s
+      if (e.b.id() != b.id()) continue;
+      for (const z3::expr& u : multipliers_of(e.a)) m.push_back(u * e.q);
+    }
+    std::vector<z3::expr> unique;
+    for (const z3::expr& u : m) {
+      const bool dup = std::any_of(unique.begin(), unique.end(), [&](const z3::expr& v) { return v.id() == u.id(); });
+      if (!dup) unique.push_back(u);
+    }
+    // t = a signed sum of at most three of them (two when there are many):
+    // |t*b| < |b| implies t = 0, with t*b written as the sum of the products u*b.
+    const std::size_t n = unique.size();
+    const std::size_t most = n <= 8 ? 3 : 2;
+    auto lemma = [&](std::initializer_list<std::pair<int, std::size_t>> terms) {
+      z3::expr t = zero, tb = zero;
+      for (const auto& [sign, k] : terms) {
+        t = sign > 0 ? t + unique[k] : t - unique[k];
+        tb = sign > 0 ? tb + unique[k] * b : tb - unique[k] * b;
+      }
+      all = all && z3::implies(abs(tb) < abs(b), t == zero);
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      lemma({{1, i}});
+      for (std::size_t j = i + 1; j < n; ++j) {
+        for (int sj : {1, -1}) {
+          lemma({{1, i}, {sj, j}});
+          if (most < 3) continue;
+          for (std::size_t k = j + 1; k < n; ++k) {
+            for (int sk : {1, -1}) lemma({{1, i}, {sj, j}, {sk, k}});
+          }
+        }
+      }
+    }
+  }
+  return all;
 }
 
 z3::expr Semantics::amount_at_least(const z3::expr& s, DType st, Int k) const {

@@ -20,6 +20,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <z3++.h>
 
@@ -83,6 +85,16 @@ class Semantics {
   // Reads a value back from a model.
   Value model_value(const z3::model& model, const z3::expr& value, DType dtype) const;
 
+  // Definitions of the fresh terms the translation introduced (the quotient and
+  // remainder of an INDEX division by a non-literal divisor): the caller must assert
+  // them, at top level, next to whatever uses the terms apply() returned. Each
+  // definition only constrains its own fresh terms and is satisfiable for every value
+  // of the rest, so asserting it changes no verdict; it determines them uniquely
+  // wherever the operation is defined. They come with lemmas (theorems of integer
+  // arithmetic, so also changing no verdict) that help Z3 compare multiples of a
+  // divisor: |u*b - v*b| < |b| implies u = v.
+  z3::expr definitions() const;
+
  private:
   bool is_bv(DType t) const { return is_fixed_width_int(t) || (t == DType::Index && index_model_ == IndexModel::BitVector); }
   unsigned width(DType t) const;
@@ -103,9 +115,22 @@ class Semantics {
   // For a shift amount `s` of dtype `st`: whether its value is >= k, or < k.
   z3::expr amount_at_least(const z3::expr& s, DType st, Int k) const;
 
+  // INDEX (as Int) a // b, a % b (or truncdiv, truncmod) for a non-literal b: a fresh
+  // quotient and remainder defined by a = q*b + r and the remainder's range, once per
+  // (a, b, rounding).
+  std::pair<z3::expr, z3::expr> fresh_divmod(const z3::expr& a, const z3::expr& b, bool floor) const;
+
   z3::context& ctx_;
   IndexModel index_model_;
   unsigned index_bits_;
+  struct DivMod {
+    z3::expr a, b;
+    bool floor;
+    z3::expr q, r;
+  };
+  mutable std::vector<DivMod> divmods_;
+  mutable std::vector<std::pair<z3::expr, z3::expr>> products_;  // INDEX (as Int) a * b
+  mutable std::vector<z3::expr> definitions_;
 };
 
 }  // namespace eqsat::verify

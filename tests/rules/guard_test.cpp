@@ -72,6 +72,38 @@ TEST_F(GuardEval, IsConst) {
   EXPECT_EQ(eval("is_const(x)", Interval::point(4)), Truth::True);
 }
 
+TEST(GuardCongruence, ModulusAndRemainderReadTheCongruenceAnalysis) {
+  // x = i*8 + 6 (8k + 6), c = 4, y unbounded (nothing known: 1 and 0).
+  EGraph egraph;
+  Subst subst;
+  subst.push_back(egraph.add_expr(Expr::make(
+      Op::Add, DType::Index,
+      {Expr::make(Op::Mul, DType::Index, {Expr::var("i", DType::Index), Expr::constant(Value::integer(DType::Index, 8))}),
+       Expr::constant(Value::integer(DType::Index, 6))})));
+  subst.push_back(egraph.add_constant(Value::integer(DType::Index, 4)));
+  subst.push_back(egraph.add_var("y", DType::Index));
+  egraph.rebuild();
+  auto eval = [&](const std::string& text) {
+    Result<Guard> guard = parse_guard(text, kVars);
+    EXPECT_TRUE(guard.ok()) << text << ": " << (guard.ok() ? "" : guard.error().describe());
+    return guard ? evaluate_guard(egraph, *guard, subst) : Truth::Unknown;
+  };
+  EXPECT_EQ(eval("modulus(x) == 8 and remainder(x) == 6"), Truth::True);
+  EXPECT_EQ(eval("modulus(x) % c == 0 and remainder(x) // c == 1"), Truth::True);
+  EXPECT_EQ(eval("modulus(y) == 1 and remainder(y) == 0"), Truth::True);
+  EXPECT_EQ(eval("modulus(y) % c == 0"), Truth::False);
+  // A constant's congruence is unknown (constant folding handles constants).
+  EXPECT_EQ(eval("modulus(c) >= 1"), Truth::Unknown);
+  Result<Guard> parsed = parse_guard("remainder(x) < modulus(y)", kVars);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->nodes[0].kind, GuardNode::Kind::Remainder);
+  EXPECT_EQ(parsed->nodes[0].var, 0u);
+  EXPECT_EQ(parsed->nodes[1].kind, GuardNode::Kind::Modulus);
+  EXPECT_EQ(parsed->nodes[1].var, 2u);
+  EXPECT_FALSE(parse_guard("modulus(3) > 0", kVars).ok());
+  EXPECT_FALSE(parse_guard("remainder(z) > 0", kVars).ok());
+}
+
 TEST(GuardParse, NodesComeBeforeTheirParents) {
   Result<Guard> guard = parse_guard("0 <= c < 8", kVars);
   ASSERT_TRUE(guard.ok());

@@ -278,10 +278,39 @@ const char kAddZeroRule[] =
     "# x + 0 is x.\n"
     "cli-test-add-zero [index]: x + 0 => x\n";
 
+// Proves a rule file with Z3 and writes its lock, the way a rule author does before
+// running their rules: `eqsat verify-rules FILE --write-lock --lock LOCK`.
+std::string prove_into_lock(TempDir& dir, const std::string& rules) {
+  const std::string lock = dir.path("my.lock");
+  ToolRun proof = run_eqsat({"verify-rules", rules, "--no-progress", "--write-lock", "--lock", lock});
+  EXPECT_EQ(proof.status, 0) << proof.out << proof.err;
+  return lock;
+}
+
+TEST(Batch, RulesFromAFileRunOnlyWhenALockProvesThem) {
+  TempDir dir;
+  const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
+  ToolRun refused = run_eqsat({"batch", "-", "--rules", rules}, R"~({"input": "x + 0"})~"
+                                                                "\n");
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_TRUE(Contains(refused.err, "'cli-test-add-zero' (INDEX)")) << refused.err;
+  EXPECT_TRUE(Contains(refused.err, "--allow-unproved-rules")) << refused.err;
+
+  const std::string lock = prove_into_lock(dir, rules);
+  ToolRun accepted = run_eqsat({"batch", "-", "--rules", rules, "--rule-lock", lock}, R"~({"input": "x + 0"})~"
+                                                                                     "\n");
+  EXPECT_EQ(accepted.status, 0) << accepted.err;
+  ToolRun developing = run_eqsat({"batch", "-", "--rules", rules, "--allow-unproved-rules"},
+                                 R"~({"input": "x + 0"})~"
+                                 "\n");
+  EXPECT_EQ(developing.status, 0) << developing.err;
+}
+
 TEST(Batch, RulesReplaceTheCatalogue) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  ToolRun run = run_eqsat({"batch", "-", "--rules", rules}, R"~({"input": "x + 0"})~"
+  const std::string lock = prove_into_lock(dir, rules);
+  ToolRun run = run_eqsat({"batch", "-", "--rules", rules, "--rule-lock", lock}, R"~({"input": "x + 0"})~"
                                                             "\n"
                                                             R"~({"input": "x * 1"})~"
                                                             "\n");
@@ -295,7 +324,8 @@ TEST(Batch, RulesReplaceTheCatalogue) {
 TEST(Batch, AddRulesExtendTheCatalogue) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  ToolRun run = run_eqsat({"batch", "-", "--add-rules", rules}, R"~({"input": "(x + 0) * 1"})~"
+  ToolRun run = run_eqsat({"batch", "-", "--add-rules", rules, "--allow-unproved-rules"},
+                          R"~({"input": "(x + 0) * 1"})~"
                                                                 "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_lines(run.out).at(0)["output"], "x");
@@ -328,7 +358,7 @@ TEST(Batch, FlagAfterRulesDoesNotSwallowTheInput) {
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
   const std::string in = dir.write("in.jsonl", R"~({"input": "x + 0"})~"
                                                "\n");
-  ToolRun run = run_eqsat({"batch", "--rules", rules, in});
+  ToolRun run = run_eqsat({"batch", "--rules", rules, "--allow-unproved-rules", in});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_lines(run.out).at(0)["output"], "x");
 }

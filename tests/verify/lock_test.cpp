@@ -1,0 +1,77 @@
+// The lock file and the rule digest (rules/rule_lock.h, rules/rule_digest.h).
+#include <gtest/gtest.h>
+
+#include "rules/rule_digest.h"
+#include "rules/rule_lock.h"
+#include "verify/verify_rules.h"
+
+namespace eqsat {
+namespace {
+
+RuleSet rules_of(const std::string& text) {
+  Result<std::vector<Rule>> rules = parse_rules(text, "inline.rules");
+  EXPECT_TRUE(rules) << (rules ? "" : rules.error().describe());
+  RuleSet set;
+  if (rules) set.add(std::move(rules).value());
+  return set;
+}
+
+TEST(RuleDigest, IsStableAndCoversTheText) {
+  const RuleSet a = rules_of("add-zero [index int]: x + 0 => x\n");
+  const RuleSet b = rules_of("\n\nadd-zero [index int]: x + 0 => x  # moved\n");
+  const RuleSet c = rules_of("add-zero [index int]: x + 0 => x  if lower(x) >= 0\n");
+  const Rule& r = a.rules[0];
+  EXPECT_EQ(rule_digest(r, DType::Index).size(), 16u);
+  EXPECT_EQ(rule_digest(r, DType::Index), rule_digest(b.rules[0], DType::Index));
+  EXPECT_NE(rule_digest(r, DType::Index), rule_digest(r, DType::Int8));
+  EXPECT_NE(rule_digest(r, DType::Index), rule_digest(c.rules[0], DType::Index));
+  // FNV-1a is fixed: the digest must not change between builds or platforms.
+  EXPECT_EQ(rule_digest(r, DType::Index), rule_digest(r, DType::Index));
+}
+
+TEST(RuleLock, RoundTripsAndGatesLoading) {
+  const RuleSet set = rules_of("add-zero [index INT8]: x + 0 => x\nsub-zero [index]: x - 0 => x\n");
+  RuleLock lock;
+  for (const Rule& rule : set.rules)
+    for (DType d : rule.dtypes) lock.entries.push_back({rule.name, d, "exact", rule_digest(rule, d)});
+  Result<RuleLock> parsed = parse_rule_lock(format_rule_lock(lock), "rules.lock");
+  ASSERT_TRUE(parsed) << parsed.error().describe();
+  EXPECT_EQ(parsed->entries.size(), 3u);
+  EXPECT_TRUE(lock_differences(set, *parsed).empty());
+  EXPECT_TRUE(require_proved(set, *parsed));
+
+  RuleLock partial = *parsed;
+  partial.entries.pop_back();
+  partial.entries.push_back({"gone", DType::Int32, "bv-fallback", "0123456789abcdef"});
+  const std::vector<std::string> diffs = lock_differences(set, partial);
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_NE(diffs[0].find("'sub-zero' (INDEX)"), std::string::npos);
+  EXPECT_NE(diffs[1].find("'gone' (INT32): no such rule instance"), std::string::npos);
+  Result<RuleSet> refused = require_proved(set, partial);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("'sub-zero' (INDEX) at inline.rules:2"), std::string::npos);
+}
+
+TEST(RuleLock, ParseErrorsNameTheLine) {
+  Result<RuleLock> bad = parse_rule_lock("# header\nadd-zero INDEX exact 123\n", "rules.lock");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "rules.lock:2: the digest must be 16 lower-case hex digits");
+  EXPECT_FALSE(parse_rule_lock("a INDEX magic 0123456789abcdef\n", "l"));
+  EXPECT_FALSE(parse_rule_lock("a INT33 exact 0123456789abcdef\n", "l"));
+}
+
+TEST(VerifyRules, ResultsComeInFileOrderWhateverTheThreadCount) {
+  const RuleSet set = rules_of(
+      "a [index int]: x + 0 => x\nb [INT32]: x + 1 > x => True\nc [float]: x * 1.0 => x\n");
+  const auto one = verify::verify_rule_set(set, {}, 1);
+  const auto four = verify::verify_rule_set(set, {}, 4);
+  ASSERT_EQ(one.size(), 10u);
+  ASSERT_EQ(four.size(), one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) EXPECT_EQ(verify::result_line(one[i]), verify::result_line(four[i]));
+  EXPECT_EQ(verify::result_line(one[5]),
+            "inline.rules:2: b INT32: counterexample: x = 2147483647 (INT32): lhs = False, rhs = True");
+  EXPECT_EQ(verify::result_line(one[0]), "inline.rules:1: a INDEX: proved (exact)");
+}
+
+}  // namespace
+}  // namespace eqsat
