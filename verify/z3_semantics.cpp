@@ -332,8 +332,15 @@ z3::expr Semantics::definitions() const {
 z3::expr Semantics::amount_at_least(const z3::expr& s, DType st, Int k) const {
   if (!is_bv(st)) return s >= ctx_.int_val(to_string(k).c_str());
   const unsigned bits = width(st);
-  const Int lo = is_signed_bv(st) ? -(Int(1) << (bits - 1)) : 0;
-  const Int hi = is_signed_bv(st) ? (Int(1) << (bits - 1)) - 1 : (Int(1) << bits) - 1;
+  // The amount's range; a 127-bit or wider one covers every Int k (and computing its
+  // edges in Int would overflow).
+  const Int int_max = Int(~UInt(0) >> 1);
+  Int lo = is_signed_bv(st) ? -int_max - 1 : 0;
+  Int hi = int_max;
+  if (bits < 127) {
+    lo = is_signed_bv(st) ? -(Int(1) << (bits - 1)) : 0;
+    hi = is_signed_bv(st) ? (Int(1) << (bits - 1)) - 1 : (Int(1) << bits) - 1;
+  }
   if (k <= lo) return ctx_.bool_val(true);
   if (k > hi) return ctx_.bool_val(false);
   return less_equal(st, bv_constant(k, bits), s);

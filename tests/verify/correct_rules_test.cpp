@@ -14,7 +14,11 @@ void expect_proved(const std::string& text) {
   SCOPED_TRACE(text);
   const Rule rule = parse_one_rule(text);
   for (std::size_t i = 0; i < rule.rewrites.size(); ++i) {
-    const Outcome outcome = prove_rewrite(rule.rewrites[i]);
+    // A generous timeout: these proofs take a second or two, but a sanitizer build on a
+    // loaded machine can be ten times slower, and "unknown" would fail the test.
+    ProverOptions options;
+    options.timeout_ms = 120000;
+    const Outcome outcome = prove_rewrite(rule.rewrites[i], options);
     EXPECT_EQ(outcome.verdict, Verdict::Proved)
         << dtype_name(rule.dtypes[i]) << ": "
         << (outcome.counterexample ? outcome.counterexample->text() : outcome.unknown_reason);
