@@ -5,15 +5,14 @@
 
 #include <random>
 
+#include "tests/egraph/build_exprs.h"
+
 namespace eqsat {
 namespace {
 
-Expr var(const char* name, DType dtype = DType::Index) { return Expr::var(name, dtype); }
-Expr lit(Int v, DType dtype = DType::Index) { return Expr::constant(Value::integer(dtype, v)); }
-Expr bin(Op op, Expr a, Expr b) {
-  DType dtype = is_comparison(op) ? DType::Bool : a.dtype();
-  return Expr::make(op, dtype, {std::move(a), std::move(b)});
-}
+using testing::bin;
+using testing::lit;
+using testing::var;
 
 TEST(EGraph, HashConsingReturnsTheSameClassForTheSameTerm) {
   EGraph g;
