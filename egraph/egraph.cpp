@@ -67,7 +67,7 @@ ENode EGraph::canonicalize(ENode node) const {
   for (ClassId& child : node.children) child = find(child);
   // Commutative operations keep their operands in class-id order, so that `a + b` and
   // `b + a` are one node and no commutativity rule is needed.
-  if (op_info(node.op).commutative && node.children[1] < node.children[0]) {
+  if (is_commutative(node.op, node.dtype) && node.children[1] < node.children[0]) {
     std::swap(node.children[0], node.children[1]);
   }
   return node;

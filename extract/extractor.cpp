@@ -61,7 +61,7 @@ Expr TreeExtractor::build(ClassId id, std::vector<Expr>& memo) const {
       Op op = node.op;
       // Presentation only; both forms are the same node.
       if (args.size() == 2 && args[0].is_const() && !args[1].is_const()) {
-        if (op_info(op).commutative) {
+        if (is_commutative(op, node.dtype)) {
           std::swap(args[0], args[1]);
         } else if (op == Op::Lt || op == Op::Le) {
           std::swap(args[0], args[1]);

@@ -43,4 +43,9 @@ constexpr std::array<OpInfo, kNumOps> kOps = {{
 
 const OpInfo& op_info(Op op) { return kOps[static_cast<int>(op)]; }
 
+bool is_commutative(Op op, DType dtype) {
+  if ((op == Op::Min || op == Op::Max) && is_float(dtype)) return false;
+  return op_info(op).commutative;
+}
+
 }  // namespace eqsat

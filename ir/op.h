@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ir/dtype.h"
+
 namespace eqsat {
 
 enum class Op : uint8_t {
@@ -76,5 +78,11 @@ struct OpInfo {
 const OpInfo& op_info(Op op);
 
 constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
+
+// Whether `op` on operands of `dtype` gives the same value with its two operands
+// swapped. Float min and max are the exception to op_info().commutative: which zero
+// min(-0.0, +0.0) returns is not specified (IEEE 754 minNum allows either, and
+// `a < b ? a : b` returns b), so min(0.0, f) and min(f, 0.0) may differ.
+bool is_commutative(Op op, DType dtype);
 
 }  // namespace eqsat

@@ -14,7 +14,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // Members a run writes; an input that already has them is the output of an earlier run.
-constexpr const char* kResultMembers[] = {"output", "cost", "error", "report"};
+constexpr const char* kResultMembers[] = {"output", "cost", "error", "report", "verified"};
 
 // Deeper JSON is refused (see nested_deeper_than); real cases nest two or three levels.
 constexpr std::size_t kMaxJsonDepth = 100;
@@ -64,7 +64,7 @@ std::string_view type_name(const Json& value) {
 
 }  // namespace
 
-Json run_case(Json case_object, const Simplifier& simplifier) {
+Json run_case(Json case_object, const Simplifier& simplifier, const CheckFlags& check, CheckOutcome* outcome) {
   for (const char* key : kResultMembers) case_object.erase(key);
 
   auto input = case_object.find("input");
@@ -88,13 +88,27 @@ Json run_case(Json case_object, const Simplifier& simplifier) {
                       "costs: every form of the input uses an operation that the cost profile '" +
                           simplifier.costs().name() + "' forbids");
   }
-  case_object["output"] = print(result.output);
-  case_object["cost"] = result.cost.value();
+  const std::string output = print(result.output);
+  if (check.verify) {
+    CheckOutcome checked = check_result(*expr, result.output, *facts, check);
+    if (outcome != nullptr) *outcome = checked;
+    if (checked.kind == CheckOutcome::Kind::Differs) {
+      return with_error(std::move(case_object),
+                        "verify: the output '" + output + "' is not equal to the input: " + checked.detail);
+    }
+    case_object["output"] = output;
+    case_object["cost"] = result.cost.value();
+    case_object["verified"] = checked.detail;
+  } else {
+    case_object["output"] = output;
+    case_object["cost"] = result.cost.value();
+  }
   if (simplifier.report()) case_object["report"] = Json::parse(result.report.to_json());
   return case_object;
 }
 
-std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier) {
+std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier,
+                           const CheckFlags& check, BatchTally* tally) {
   if (line.ends_with('\r')) line.remove_suffix(1);
   const std::string where = "line " + std::to_string(line_number) + ": ";
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
@@ -114,7 +128,17 @@ std::string run_batch_line(std::string_view line, std::size_t line_number, const
     return format_json(
         Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
   }
-  return format_json(run_case(std::move(case_object), simplifier));
+  CheckOutcome outcome;
+  Json result = run_case(std::move(case_object), simplifier, check, &outcome);
+  if (tally != nullptr && check.verify && result.contains("input")) {
+    if (outcome.kind == CheckOutcome::Kind::Unknown && result.contains("verified")) ++tally->unknown;
+    if (outcome.kind == CheckOutcome::Kind::Differs) {
+      std::string name = "line " + std::to_string(line_number);
+      if (auto id = result.find("id"); id != result.end()) name += " (id " + dump(*id) + ")";
+      tally->disagreements.push_back(name + ": " + result["error"].get<std::string>());
+    }
+  }
+  return format_json(result);
 }
 
 std::string format_json(const Json& value) {

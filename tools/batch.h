@@ -16,18 +16,32 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tools/engine.h"
+#include "tools/result_check.h"
 
 namespace eqsat::cli {
 
 // Simplifies one case object (adds `output` and `cost`, `report` when asked for, or
-// `error`).
-nlohmann::ordered_json run_case(nlohmann::ordered_json case_object, const Simplifier& simplifier);
+// `error`). With `check.verify`, the output is proved equal to the input and
+// `verified` says how ("proved", "unknown: timeout 10 s"); an output that is not equal
+// is withheld and `error` gives the counterexample. `outcome`, when given, receives the
+// check's outcome (left untouched when no output was checked).
+nlohmann::ordered_json run_case(nlohmann::ordered_json case_object, const Simplifier& simplifier,
+                                const CheckFlags& check = {}, CheckOutcome* outcome = nullptr);
+
+// What a batch run tells its user besides the output lines: the results --verify did
+// not prove.
+struct BatchTally {
+  std::size_t unknown = 0;
+  std::vector<std::string> disagreements;  // "line 3 (id \"a1\"): the output ... "
+};
 
 // One input line (without its newline; a trailing '\r' is ignored) to one output line
 // (without the newline). `line_number` is 1-based, for the messages.
-std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier);
+std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier,
+                           const CheckFlags& check = {}, BatchTally* tally = nullptr);
 
 // JSON text in the spec's layout: `{"id": "a1", "input": "x"}`, `[0, 7]` (", " between
 // members and elements, ": " after keys), on one line; UTF-8 kept as is.

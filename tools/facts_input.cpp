@@ -1,9 +1,11 @@
 #include "tools/facts_input.h"
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 
 #include "ir/int128.h"
+#include "ir/print.h"
 
 namespace eqsat::cli {
 
@@ -154,6 +156,33 @@ Result<Expr> parse_under(const Facts& facts, std::string_view text, std::string_
   Result<Expr> expr = parse_expr(text, facts.var_typer());
   if (!expr) return at(where, expr.error().describe());
   return expr;
+}
+
+namespace {
+
+// A bound's side as JSON: the batch format's integers are 64-bit (signed or unsigned).
+Json json_of_side(const std::optional<Int>& side) {
+  if (!side) return nullptr;
+  if (*side >= Int(INT64_MIN) && *side <= Int(INT64_MAX)) return static_cast<int64_t>(*side);
+  return static_cast<uint64_t>(*side);
+}
+
+}  // namespace
+
+void facts_to_json(const Facts& facts, Json& case_object) {
+  Json vars = Json::object();
+  for (const auto& [name, dtype] : facts.var_dtypes) {
+    if (dtype != DType::Index) vars[name] = std::string(dtype_name(dtype));
+  }
+  if (!vars.empty()) case_object["vars"] = vars;
+  Json bounds = Json::object();
+  for (const auto& [name, interval] : facts.bounds) {
+    bounds[name] = Json::array({json_of_side(interval.lo), json_of_side(interval.hi)});
+  }
+  if (!bounds.empty()) case_object["bounds"] = bounds;
+  Json assume = Json::array();
+  for (const Expr& condition : facts.assumptions) assume.push_back(print(condition));
+  if (!assume.empty()) case_object["assume"] = assume;
 }
 
 }  // namespace eqsat::cli

@@ -27,6 +27,10 @@ namespace eqsat::cli {
 // null member counts as absent). Other members are ignored.
 Result<Facts> facts_from_json(const nlohmann::ordered_json& case_object);
 
+// The inverse: writes `vars` (the non-INDEX declarations), `bounds` and `assume` into
+// `case_object`, each only when non-empty. Used for reproducers (tools/fuzz.h).
+void facts_to_json(const Facts& facts, nlohmann::ordered_json& case_object);
+
 // The simplify-expr flags, as typed.
 struct FactFlags {
   std::vector<std::string> vars;         // NAME:DTYPE

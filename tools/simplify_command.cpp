@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 #include "tools/engine.h"
 #include "tools/facts_input.h"
+#include "tools/result_check.h"
 
 namespace eqsat::cli {
 
@@ -20,6 +21,7 @@ struct SimplifyFlags {
   std::string expr;
   FactFlags facts;
   EngineFlags engine;
+  CheckFlags check;
 };
 
 int run_simplify(const SimplifyFlags& flags) {
@@ -36,11 +38,24 @@ int run_simplify(const SimplifyFlags& flags) {
                 "' forbids");
   }
   const std::string output = print(result.output);
+  std::string verified;
+  if (flags.check.verify) {
+    CheckOutcome checked = check_result(*expr, result.output, *facts, flags.check);
+    if (checked.kind == CheckOutcome::Kind::Differs) {
+      // Never print an output known to be wrong: a script would use it.
+      return fail("verify: the output '" + output + "' is not equal to EXPR: " + checked.detail);
+    }
+    if (checked.kind == CheckOutcome::Kind::Unknown) {
+      std::cerr << "eqsat: warning: --verify could not decide the result: " << checked.detail << '\n';
+    }
+    verified = checked.detail;
+  }
   std::cout << output << '\n' << std::flush;
   if (simplifier->report()) {
     nlohmann::ordered_json report;
     report["output"] = output;
     report["cost"] = result.cost.value();
+    if (flags.check.verify) report["verified"] = verified;
     report["report"] = nlohmann::ordered_json::parse(result.report.to_json());
     std::cerr << format_json(report) << '\n';
   }
@@ -70,6 +85,7 @@ Command add_simplify_command(CLI::App& app) {
       ->type_name("COND")
       ->allow_extra_args(false);
   add_engine_flags(*command, flags->engine);
+  add_check_flags(*command, flags->check);
   return {command, [flags] { return run_simplify(*flags); }};
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "verify/pattern_terms.h"
+#include "verify/z3_deadline.h"
 #include "verify/z3_numerals.h"
 
 namespace eqsat::verify {
@@ -76,9 +77,8 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value));
 
   z3::solver solver = make_solver(ctx, model, lhs, rhs, vars);
-  z3::params params(ctx);
-  params.set("timeout", options.timeout_ms);
-  solver.set(params);
+  // Not Z3's `timeout` parameter, which can deadlock in Z3 4.8.12 (verify/z3_deadline.h).
+  const Z3Deadline deadline(ctx, options.timeout_ms);
   solver.add(hyp.holds);
   solver.add(sem.definitions());  // of the fresh terms the translations introduced
   if (model == IndexModel::BitVector) solver.add(l.fits && r.fits);
@@ -95,9 +95,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
       return out;
     case z3::unknown: {
       out.verdict = Verdict::Unknown;
-      const std::string reason = solver.reason_unknown();
-      const bool timed_out = reason.find("timeout") != std::string::npos || reason.find("cancel") != std::string::npos;
-      out.unknown_reason = timed_out ? timeout_text(options.timeout_ms) : reason;
+      out.unknown_reason = deadline.expired() ? timeout_text(options.timeout_ms) : solver.reason_unknown();
       return out;
     }
     case z3::sat:

@@ -100,7 +100,7 @@ inline bool same_modulo_commutativity(const Expr& a, const Expr& b) {
     }
     return true;
   };
-  return all_same(false) || (op_info(a.op()).commutative && all_same(true));
+  return all_same(false) || (is_commutative(a.op(), a.dtype()) && all_same(true));
 }
 
 }  // namespace eqsat::testing

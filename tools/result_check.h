@@ -1,0 +1,41 @@
+// Translation validation on the command line: `--verify` on `batch` and
+// `simplify-expr` proves each output equal to its input with Z3 (verify/equivalence.h),
+// under the bounds and assumptions of the case.
+//
+//   --verify              check every result
+//   --verify-timeout S    seconds per proof (default 10); a proof that runs out is
+//                         "unknown", which is reported but is not a failure
+//
+// A disagreement is a bug in a rule or an analysis, never in the input: the result is
+// withheld and reported as an error naming the case, and the run exits with status 1.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "ir/expr.h"
+#include "passes/facts.h"
+
+namespace eqsat::cli {
+
+struct CheckFlags {
+  bool verify = false;
+  double timeout_seconds = 10;
+};
+
+void add_check_flags(CLI::App& command, CheckFlags& flags);
+
+struct CheckOutcome {
+  enum class Kind : uint8_t { Proved, Unknown, Differs };
+  Kind kind = Kind::Unknown;
+  // Proved: "proved" or "proved (bv-fallback)"; Unknown: "unknown: <reason>";
+  // Differs: the counterexample, "x = 3 (INDEX): input = 5, output = 6".
+  std::string detail;
+};
+
+// Whether `output` may replace `input` under `facts`. An output identical to its input
+// is proved without asking Z3.
+CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags);
+
+}  // namespace eqsat::cli
