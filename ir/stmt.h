@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,6 +112,15 @@ struct Program {
   std::vector<Function> functions;
   friend bool operator==(const Program& a, const Program& b) { return a.functions == b.functions; }
 };
+
+// Every name the statement itself reads, not counting its bodies: the value or
+// condition, an annotation's expressions, loop bounds, attributes, initial values,
+// yielded and returned values. With repetitions.
+void for_each_read(const Stmt& s, const std::function<void(const std::string&)>& f);
+
+// Every name the statement itself defines: assignment targets, the loop variable,
+// loop-carried variables, result variables.
+void for_each_definition(const Stmt& s, const std::function<void(const std::string&)>& f);
 
 // Number of statements, counting nested ones (the size the pass's budget is about).
 std::size_t count_stmts(const Block& block);
