@@ -4,10 +4,14 @@ namespace eqsat {
 
 const char* loop_kind_name(LoopKind kind) {
   switch (kind) {
-    case LoopKind::Sequential: return "range";
-    case LoopKind::Parallel: return "parallel";
-    case LoopKind::Unroll: return "unroll";
-    case LoopKind::Pipeline: return "pipeline";
+    case LoopKind::Sequential:
+      return "range";
+    case LoopKind::Parallel:
+      return "parallel";
+    case LoopKind::Unroll:
+      return "unroll";
+    case LoopKind::Pipeline:
+      return "pipeline";
   }
   return "range";
 }

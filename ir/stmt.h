@@ -44,9 +44,7 @@ const char* loop_kind_name(LoopKind kind);
 struct Carried {
   std::string name;
   Term init;
-  friend bool operator==(const Carried& a, const Carried& b) {
-    return a.name == b.name && a.init == b.init;
-  }
+  friend bool operator==(const Carried& a, const Carried& b) { return a.name == b.name && a.init == b.init; }
 };
 
 struct Stmt {

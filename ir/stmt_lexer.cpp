@@ -11,8 +11,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 
-constexpr std::array<std::string_view, 9> kLongSymbols = {"...", "//", "<<", ">>", "<=",
-                                                          ">=",  "==", "!=", "->"};
+constexpr std::array<std::string_view, 9> kLongSymbols = {"...", "//", "<<", ">>", "<=", ">=", "==", "!=", "->"};
 constexpr std::string_view kShortSymbols = "+-*/%&|^~<>()[],:=";
 
 class StmtLexer {
@@ -184,11 +183,16 @@ Result<std::vector<StmtToken>> tokenize_statements(std::string_view source) { re
 
 std::string describe(const StmtToken& token) {
   switch (token.kind) {
-    case StmtTokenKind::Newline: return "end of line";
-    case StmtTokenKind::Indent: return "an indented block";
-    case StmtTokenKind::Dedent: return "the end of a block";
-    case StmtTokenKind::End: return "end of input";
-    default: return "'" + std::string(token.text) + "'";
+    case StmtTokenKind::Newline:
+      return "end of line";
+    case StmtTokenKind::Indent:
+      return "an indented block";
+    case StmtTokenKind::Dedent:
+      return "the end of a block";
+    case StmtTokenKind::End:
+      return "end of input";
+    default:
+      return "'" + std::string(token.text) + "'";
   }
 }
 

@@ -20,10 +20,10 @@ enum class StmtTokenKind : uint8_t { Name, Number, Symbol, Newline, Indent, Dede
 
 struct StmtToken {
   StmtTokenKind kind = StmtTokenKind::End;
-  std::string_view text;  // a view into the source
-  std::size_t offset = 0; // of the first character in the source
-  int line = 1;           // 1-based
-  int column = 1;         // 1-based
+  std::string_view text;   // a view into the source
+  std::size_t offset = 0;  // of the first character in the source
+  int line = 1;            // 1-based
+  int column = 1;          // 1-based
 
   bool is(std::string_view s) const {
     return (kind == StmtTokenKind::Symbol || kind == StmtTokenKind::Name) && text == s;

@@ -34,10 +34,9 @@ bool is_expression_function(std::string_view name) {
 
 bool is_reserved(std::string_view name) {
   static constexpr std::array<std::string_view, 33> kWords = {
-      "None", "as",     "assert", "async", "await", "break",  "class", "continue", "def",
-      "del",  "elif",   "else",   "except", "finally", "for", "from",  "global",   "if",
-      "import", "in",   "is",     "lambda", "nonlocal", "pass", "raise", "return", "try",
-      "while", "with",  "yield",  "and",    "or",     "not"};
+      "None",     "as",     "assert",  "async",  "await", "break",  "class", "continue", "def", "del", "elif",
+      "else",     "except", "finally", "for",    "from",  "global", "if",    "import",   "in",  "is",  "lambda",
+      "nonlocal", "pass",   "raise",   "return", "try",   "while",  "with",  "yield",    "and", "or",  "not"};
   return std::find(kWords.begin(), kWords.end(), name) != kWords.end();
 }
 
@@ -330,7 +329,8 @@ class StmtParser {
     } else {
       for (std::size_t i = 0; i < s.targets.size(); ++i) {
         std::optional<Type> type;
-        if (s.value.kind == TermKind::Tuple && s.value.args.size() == s.targets.size()) type = term_type(s.value.args[i]);
+        if (s.value.kind == TermKind::Tuple && s.value.args.size() == s.targets.size())
+          type = term_type(s.value.args[i]);
         env_[s.targets[i]] = type;
       }
     }
@@ -368,17 +368,22 @@ class StmtParser {
       return s;
     }
     if (kind == "while_") return parse_carried_while(std::move(s), loop_var, carried, iter);
-    if (kind == "range") s.loop_kind = LoopKind::Sequential;
-    else if (kind == "parallel") s.loop_kind = LoopKind::Parallel;
-    else if (kind == "unroll") s.loop_kind = LoopKind::Unroll;
-    else if (kind == "pipeline") s.loop_kind = LoopKind::Pipeline;
+    if (kind == "range")
+      s.loop_kind = LoopKind::Sequential;
+    else if (kind == "parallel")
+      s.loop_kind = LoopKind::Parallel;
+    else if (kind == "unroll")
+      s.loop_kind = LoopKind::Unroll;
+    else if (kind == "pipeline")
+      s.loop_kind = LoopKind::Pipeline;
     else {
-      fail_at(iter, "unknown loop '" + std::string(iter.text) +
-                        "': expected range, parallel, unroll, pipeline or while_");
+      fail_at(iter,
+              "unknown loop '" + std::string(iter.text) + "': expected range, parallel, unroll, pipeline or while_");
       return s;
     }
     if (loop_var.empty()) {
-      fail_at(iter, "a " + std::string(kind) + " loop needs a loop variable: for i, (...) in " + std::string(kind) + "(...)");
+      fail_at(iter,
+              "a " + std::string(kind) + " loop needs a loop variable: for i, (...) in " + std::string(kind) + "(...)");
       return s;
     }
     s.kind = StmtKind::For;
@@ -471,9 +476,9 @@ class StmtParser {
     const bool yields = !s.body.empty() && s.body.back().kind == StmtKind::Yield;
     const std::size_t n = yields ? s.body.back().values.size() : 0;
     if (n != s.carried.size()) {
-      fail(Error{"the loop carries " + std::to_string(s.carried.size()) + " value(s) but its body yields " +
-                     std::to_string(n),
-                 1, s.line});
+      fail(Error{
+          "the loop carries " + std::to_string(s.carried.size()) + " value(s) but its body yields " + std::to_string(n),
+          1, s.line});
       return;
     }
     if (!s.results.empty() && s.results.size() != s.carried.size()) {
@@ -505,8 +510,10 @@ class StmtParser {
       Term value = to_term(piece, std::nullopt);
       if (error_) return inits;
       if (name == "init_values") {
-        if (value.kind == TermKind::Tuple || value.kind == TermKind::List) inits = value.args;
-        else inits = {value};
+        if (value.kind == TermKind::Tuple || value.kind == TermKind::List)
+          inits = value.args;
+        else
+          inits = {value};
       } else {
         attrs.push_back(Keyword{name, value});
       }
@@ -556,8 +563,7 @@ class StmtParser {
     }
     const bool then_yields = !s.body.empty() && s.body.back().kind == StmtKind::Yield;
     const bool else_yields = !s.orelse.empty() && s.orelse.back().kind == StmtKind::Yield;
-    if (then_yields != else_yields ||
-        (then_yields && s.body.back().values.size() != s.orelse.back().values.size())) {
+    if (then_yields != else_yields || (then_yields && s.body.back().values.size() != s.orelse.back().values.size())) {
       fail(Error{"both arms of an if with results must yield the same number of values", 1, s.line});
       return s;
     }
@@ -648,10 +654,14 @@ class StmtParser {
         const StmtToken key = peek();
         std::string field = expect_name("stride=, valid_shape= or offset=");
         if (error_ || !expect("=")) return type;
-        if (field == "stride") type.stride = parse_index_list("a stride");
-        else if (field == "valid_shape") type.valid_shape = parse_index_list("a valid-shape dimension");
-        else if (field == "offset") type.offset = to_index(parse_term(), "an offset");
-        else fail_at(key, "unknown field '" + field + "' of a shaped type: expected stride, valid_shape or offset");
+        if (field == "stride")
+          type.stride = parse_index_list("a stride");
+        else if (field == "valid_shape")
+          type.valid_shape = parse_index_list("a valid-shape dimension");
+        else if (field == "offset")
+          type.offset = to_index(parse_term(), "an offset");
+        else
+          fail_at(key, "unknown field '" + field + "' of a shaped type: expected stride, valid_shape or offset");
       }
     }
     expect("]");

@@ -31,8 +31,8 @@ std::string operand_text(const Term& t) {
   if (t.kind == TermKind::Arith) {
     const Expr& e = t.expr;
     const std::string text = print(e);
-    const bool atomic = e.op() == Op::Var || op_info(e.op()).is_call || e.op() == Op::Cast ||
-                        (e.op() == Op::Const && text[0] != '-');
+    const bool atomic =
+        e.op() == Op::Var || op_info(e.op()).is_call || e.op() == Op::Cast || (e.op() == Op::Const && text[0] != '-');
     return atomic ? text : "(" + text + ")";
   }
   if (t.kind == TermKind::Apply) return "(" + print_term(t) + ")";
@@ -147,8 +147,7 @@ class StmtPrinter {
     body(s.body, depth + 1, s.results);
     if (s.orelse.empty()) return;
     // `elif` for an else arm that is just another if (without results of its own).
-    if (s.results.empty() && s.orelse.size() == 1 && s.orelse[0].kind == StmtKind::If &&
-        s.orelse[0].results.empty()) {
+    if (s.results.empty() && s.orelse.size() == 1 && s.orelse[0].kind == StmtKind::If && s.orelse[0].results.empty()) {
       if_stmt(s.orelse[0], depth, "elif ");
       return;
     }

@@ -26,12 +26,12 @@ enum class TypeKind : uint8_t { Scalar, Tensor, Tile, Tuple };
 
 struct Type {
   TypeKind kind = TypeKind::Scalar;
-  DType dtype = DType::Index;                   // Scalar, Tensor, Tile: the element dtype
-  std::vector<Expr> shape;                      // Tensor, Tile
-  std::optional<std::vector<Expr>> stride;      // Tensor, Tile, optional
-  std::optional<std::vector<Expr>> valid_shape; // Tensor, Tile, optional
-  std::optional<Expr> offset;                   // Tensor, Tile, optional
-  std::vector<Type> elements;                   // Tuple
+  DType dtype = DType::Index;                    // Scalar, Tensor, Tile: the element dtype
+  std::vector<Expr> shape;                       // Tensor, Tile
+  std::optional<std::vector<Expr>> stride;       // Tensor, Tile, optional
+  std::optional<std::vector<Expr>> valid_shape;  // Tensor, Tile, optional
+  std::optional<Expr> offset;                    // Tensor, Tile, optional
+  std::vector<Type> elements;                    // Tuple
 
   static Type scalar(DType dtype) { return Type{TypeKind::Scalar, dtype, {}, {}, {}, {}, {}}; }
   bool is_scalar() const { return kind == TypeKind::Scalar; }

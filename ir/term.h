@@ -53,9 +53,7 @@ struct Term {
 struct Keyword {
   std::string name;
   Term value;
-  friend bool operator==(const Keyword& a, const Keyword& b) {
-    return a.name == b.name && a.value == b.value;
-  }
+  friend bool operator==(const Keyword& a, const Keyword& b) { return a.name == b.name && a.value == b.value; }
 };
 
 // True when the term calls something (at any depth): a call may have side effects, so

@@ -156,8 +156,7 @@ class PipelineLowering {
     if (!start || !stop || !step || !stage || *step < 1 || *stage < 1) return false;
     // In 128 bits: trips = ceil((stop - start) / step), main_stop = start + (trips // F) * F * step.
     const Int kLimit = Int(1) << 100;  // far inside the 128-bit range: no product below overflows
-    if (*start > kLimit || *start < -kLimit || *stop > kLimit || *stop < -kLimit || *step > kLimit ||
-        *stage > kLimit)
+    if (*start > kLimit || *start < -kLimit || *stop > kLimit || *stop < -kLimit || *step > kLimit || *stage > kLimit)
       return false;
     const Int span = *stop > *start ? *stop - *start : 0;
     const Int trips = (span + *step - 1) / *step;
@@ -227,7 +226,8 @@ class PipelineLowering {
       main.results = between;
       for (std::size_t c = 0; c < tail.carried.size(); ++c) {
         tail.carried[c].init = Term::opaque_name(between[c]);
-        if (s.carried[c].init.is_arith()) tail.carried[c].init = Term::arith(Expr::var(between[c], s.carried[c].init.expr.dtype()));
+        if (s.carried[c].init.is_arith())
+          tail.carried[c].init = Term::arith(Expr::var(between[c], s.carried[c].init.expr.dtype()));
       }
     }
     out.push_back(std::move(main));

@@ -23,8 +23,9 @@ Program run_simplify(const Program& program, const PassContext& context, PassRep
 
 std::vector<PassInfo> make_registry() {
   std::vector<PassInfo> passes;
-  passes.push_back({"simplify", "fold expressions, propagate constants, collapse proven branches and loops, drop dead code",
-                    [](const Program& p, const PassContext& c, PassReport& r) { return run_simplify(p, c, r, false); }});
+  passes.push_back(
+      {"simplify", "fold expressions, propagate constants, collapse proven branches and loops, drop dead code",
+       [](const Program& p, const PassContext& c, PassReport& r) { return run_simplify(p, c, r, false); }});
   passes.push_back({"simplify-constants", "constants-only Simplify: no control-flow change, no non-constant rewrite",
                     [](const Program& p, const PassContext& c, PassReport& r) { return run_simplify(p, c, r, true); }});
   for (PassInfo& info : extra_passes()) passes.push_back(std::move(info));
@@ -62,8 +63,8 @@ Result<std::vector<const PassInfo*>> parse_pipeline(std::string_view names) {
   return pipeline;
 }
 
-Program run_pipeline(const Program& program, const std::vector<const PassInfo*>& pipeline,
-                     const PassContext& context, std::vector<PassReport>& reports) {
+Program run_pipeline(const Program& program, const std::vector<const PassInfo*>& pipeline, const PassContext& context,
+                     std::vector<PassReport>& reports) {
   Program current = program;
   for (const PassInfo* pass : pipeline) {
     PassReport report;

@@ -49,7 +49,7 @@ inline constexpr std::string_view kDefaultPipeline = "simplify";
 // The passes of "a,b,c"; an unknown name is an error that lists the known ones.
 Result<std::vector<const PassInfo*>> parse_pipeline(std::string_view names);
 
-Program run_pipeline(const Program& program, const std::vector<const PassInfo*>& pipeline,
-                     const PassContext& context, std::vector<PassReport>& reports);
+Program run_pipeline(const Program& program, const std::vector<const PassInfo*>& pipeline, const PassContext& context,
+                     std::vector<PassReport>& reports);
 
 }  // namespace eqsat

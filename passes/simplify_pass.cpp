@@ -36,22 +36,34 @@ bool mentions_any(const Term& t, const std::function<bool(const std::string&)>& 
 // (integers only).
 Op mirrored(Op op) {
   switch (op) {
-    case Op::Lt: return Op::Gt;
-    case Op::Le: return Op::Ge;
-    case Op::Gt: return Op::Lt;
-    case Op::Ge: return Op::Le;
-    default: return op;
+    case Op::Lt:
+      return Op::Gt;
+    case Op::Le:
+      return Op::Ge;
+    case Op::Gt:
+      return Op::Lt;
+    case Op::Ge:
+      return Op::Le;
+    default:
+      return op;
   }
 }
 Op negated(Op op) {
   switch (op) {
-    case Op::Lt: return Op::Ge;
-    case Op::Le: return Op::Gt;
-    case Op::Gt: return Op::Le;
-    case Op::Ge: return Op::Lt;
-    case Op::Eq: return Op::Ne;
-    case Op::Ne: return Op::Eq;
-    default: return op;
+    case Op::Lt:
+      return Op::Ge;
+    case Op::Le:
+      return Op::Gt;
+    case Op::Gt:
+      return Op::Le;
+    case Op::Ge:
+      return Op::Lt;
+    case Op::Eq:
+      return Op::Ne;
+    case Op::Ne:
+      return Op::Eq;
+    default:
+      return op;
   }
 }
 
@@ -186,8 +198,7 @@ class SimplifyVisitor {
     if (auto it = cache_.find(typed_key); it != cache_.end()) return it->second;
     SimplifyResult r = simplify_expr(e, facts, rules_, options_.expr);
     Expr best = e;
-    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() &&
-        r.cost < tree_cost(e, *costs_)) {
+    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() && r.cost < tree_cost(e, *costs_)) {
       best = r.output;
     }
     cache_.emplace(std::move(typed_key), best);
@@ -256,8 +267,7 @@ class SimplifyVisitor {
     } else if (plain_var && !options_.constants_only && !annotation &&
                !mentions_any(value, [&](const std::string& n) { return !stable(n); })) {
       facts_.bind_alias(name, value);  // copy propagation
-    } else if (value.kind == TermKind::Arith && scalar && !options_.constants_only &&
-               is_integer(value.expr.dtype())) {
+    } else if (value.kind == TermKind::Arith && scalar && !options_.constants_only && is_integer(value.expr.dtype())) {
       const Interval range = interval_of_expr(value.expr);
       if (range.is_all() || range == Interval::of_dtype(value.expr.dtype())) {
         facts_.forget(name);
@@ -283,9 +293,8 @@ class SimplifyVisitor {
   // them all); otherwise the value is assigned where the statement was.
   void give_result(const std::string& result, const Term& value, const Stmt& at, Block& out) {
     const std::optional<StmtSpan> span = index_.span(at);
-    const bool substitutable =
-        span && stable(result) && index_.used_only_within(result, span->end, region_end_) &&
-        !mentions_any(value, [&](const std::string& n) { return !stable(n); });
+    const bool substitutable = span && stable(result) && index_.used_only_within(result, span->end, region_end_) &&
+                               !mentions_any(value, [&](const std::string& n) { return !stable(n); });
     if (substitutable) {
       facts_.bind_alias(result, value);
     } else {
@@ -332,14 +341,21 @@ class SimplifyVisitor {
         if (!below) return;
         range = Interval::range(std::nullopt, *below);
         break;
-      case Op::Le: range = Interval::range(std::nullopt, v); break;
+      case Op::Le:
+        range = Interval::range(std::nullopt, v);
+        break;
       case Op::Gt:
         if (!above) return;
         range = Interval::range(*above, std::nullopt);
         break;
-      case Op::Ge: range = Interval::range(v, std::nullopt); break;
-      case Op::Eq: range = Interval::point(v); break;
-      default: return;
+      case Op::Ge:
+        range = Interval::range(v, std::nullopt);
+        break;
+      case Op::Eq:
+        range = Interval::point(v);
+        break;
+      default:
+        return;
     }
     facts_.narrow(var.name(), range);
   }
@@ -388,10 +404,14 @@ class SimplifyVisitor {
 
   void visit(const Stmt& s, Block& out) {
     switch (s.kind) {
-      case StmtKind::Assign: return visit_assign(s, out);
-      case StmtKind::If: return visit_if(s, out);
-      case StmtKind::For: return visit_for(s, out);
-      case StmtKind::While: return visit_while(s, out);
+      case StmtKind::Assign:
+        return visit_assign(s, out);
+      case StmtKind::If:
+        return visit_if(s, out);
+      case StmtKind::For:
+        return visit_for(s, out);
+      case StmtKind::While:
+        return visit_while(s, out);
       case StmtKind::Scope: {
         Stmt r = s;
         r.attrs = fold_keywords(s.attrs);
@@ -449,8 +469,8 @@ class SimplifyVisitor {
   void visit_if(const Stmt& s, Block& out) {
     Stmt r = s;
     r.value = fold_term(s.value);
-    const bool decided = folds_control() && r.value.is_arith() && r.value.expr.is_const() &&
-                         r.value.expr.dtype() == DType::Bool;
+    const bool decided =
+        folds_control() && r.value.is_arith() && r.value.expr.is_const() && r.value.expr.dtype() == DType::Bool;
     if (decided) {
       const bool taken = r.value.expr.value().i == 1;
       const Block& kept = taken ? s.body : s.orelse;
@@ -615,8 +635,8 @@ class SimplifyVisitor {
 
 }  // namespace
 
-Function simplify_function(const Function& function, std::span<const Rewrite> rules,
-                           const SimplifyPassOptions& options, SimplifyPassStats* stats) {
+Function simplify_function(const Function& function, std::span<const Rewrite> rules, const SimplifyPassOptions& options,
+                           SimplifyPassStats* stats) {
   SimplifyPassStats local;
   SimplifyPassStats& s = stats ? *stats : local;
   Function out = SimplifyVisitor(function, rules, options, s).run();

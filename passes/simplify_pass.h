@@ -49,8 +49,8 @@ struct SimplifyPassStats {
   SimplifyPassStats& operator+=(const SimplifyPassStats& o);
 };
 
-Function simplify_function(const Function& function, std::span<const Rewrite> rules,
-                           const SimplifyPassOptions& options, SimplifyPassStats* stats = nullptr);
+Function simplify_function(const Function& function, std::span<const Rewrite> rules, const SimplifyPassOptions& options,
+                           SimplifyPassStats* stats = nullptr);
 
 Program simplify_program(const Program& program, std::span<const Rewrite> rules, const SimplifyPassOptions& options,
                          SimplifyPassStats* stats = nullptr);

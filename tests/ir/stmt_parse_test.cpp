@@ -1,9 +1,10 @@
 // The statement language: every example of the Simplify pass's specification (seeds 000
 // and 003, `pl.` prefixes kept as written) parses, and printing reads back to the same
 // program.
+#include "ir/stmt_parse.h"
+
 #include <gtest/gtest.h>
 
-#include "ir/stmt_parse.h"
 #include "ir/stmt_print.h"
 
 namespace eqsat {
@@ -212,7 +213,8 @@ TEST(StmtParse, ErrorsGiveLineColumnAndReason) {
             "line 1, column 16: expected a dtype (INDEX, INT32, FP32, ...) but found 'FP33'");
   EXPECT_EQ(error_of("x = 1\nyield_(x)\n"),
             "line 2, column 1: a yield must be the last statement of a loop body or an if arm");
-  EXPECT_EQ(error_of("x + 1\n"), "line 1, column 1: a statement must be an assignment, a call or a control-flow statement");
+  EXPECT_EQ(error_of("x + 1\n"),
+            "line 1, column 1: a statement must be an assignment, a call or a control-flow statement");
   EXPECT_EQ(error_of("x = 'a'\n"), "line 1, column 5: strings are not supported");
   EXPECT_EQ(error_of("for i in range(0, 8):\n    x = i < 3 < f(i)\n"),
             "line 2, column 15: a comparison chain over calls is not supported; write the comparisons with 'and'");

@@ -1,12 +1,13 @@
 // The Simplify pass, example by example: each test is an input function and the exact
 // text the pass prints for it. The seed's examples (000 and 003) come first, then one
 // test per behaviour, then the traps.
+#include "passes/simplify_pass.h"
+
 #include <gtest/gtest.h>
 
 #include "ir/stmt_parse.h"
 #include "ir/stmt_print.h"
 #include "passes/pass_manager.h"
-#include "passes/simplify_pass.h"
 #include "rules/rule.h"
 
 namespace eqsat {
@@ -193,9 +194,8 @@ TEST(SimplifyTrap, ACallInAYieldedValueKeepsTheControlFlow) {
 
 TEST(SimplifyBinding, BindingsAreScopedToTheirRegion) {
   // n is bound to 4 inside the loop body only; after the loop it is read as written.
-  expect_simplifies(
-      "for i in range(0, 8):\n    n = 4\n    use(n + i)\nafter(n)\n",
-      "for i in range(0, 8):\n    n = 4\n    use(4 + i)\nafter(n)\n");
+  expect_simplifies("for i in range(0, 8):\n    n = 4\n    use(n + i)\nafter(n)\n",
+                    "for i in range(0, 8):\n    n = 4\n    use(4 + i)\nafter(n)\n");
 }
 
 TEST(SimplifyBinding, ConstantsReachBranchesScopesAndTypes) {
@@ -288,7 +288,8 @@ TEST(SimplifyFoldB, LoopsWithAttributesOrOtherKindsAreKept) {
 
 TEST(SimplifyFoldB, NestedSingleTripLoopsAreCappedAtSixteenPerRun) {
   std::string input;
-  for (int d = 0; d < 19; ++d) input += std::string(std::size_t(d) * 4, ' ') + "for i" + std::to_string(d) + " in range(0, 1):\n";
+  for (int d = 0; d < 19; ++d)
+    input += std::string(std::size_t(d) * 4, ' ') + "for i" + std::to_string(d) + " in range(0, 1):\n";
   input += std::string(19 * 4, ' ') + "f(i18)\n";
   const std::string once = simplify(input);
   std::string expected;
@@ -302,9 +303,7 @@ TEST(SimplifyFoldB, NestedSingleTripLoopsAreCappedAtSixteenPerRun) {
 
 // ---- Dead code ----
 
-TEST(SimplifyDeadCode, NeverRemovesAnAssignmentFromACall) {
-  expect_simplifies("a = f(1)\nb = 2 + 3\n", "a = f(1)\n");
-}
+TEST(SimplifyDeadCode, NeverRemovesAnAssignmentFromACall) { expect_simplifies("a = f(1)\nb = 2 + 3\n", "a = f(1)\n"); }
 
 TEST(SimplifyDeadCode, DeadCarriedAndResultSlotsArePruned) {
   expect_simplifies(
