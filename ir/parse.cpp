@@ -77,8 +77,8 @@ class TypeChecker {
  public:
   explicit TypeChecker(const VarTyper& var_dtype) : var_dtype_(var_dtype) {}
 
-  Result<Expr> run(const Syntax& root) {
-    Expr expr = check(root, std::nullopt);
+  Result<Expr> run(const Syntax& root, std::optional<DType> expected) {
+    Expr expr = check(root, expected);
     if (error_) return *error_;
     return expr;
   }
@@ -313,7 +313,13 @@ class TypeChecker {
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype) {
   Result<SyntaxPtr> syntax = parse_syntax(text);
   if (!syntax) return syntax.error();
-  return TypeChecker(var_dtype).run(**syntax);
+  return TypeChecker(var_dtype).run(**syntax, std::nullopt);
+}
+
+Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype, DType expected) {
+  Result<SyntaxPtr> syntax = parse_syntax(text);
+  if (!syntax) return syntax.error();
+  return TypeChecker(var_dtype).run(**syntax, expected);
 }
 
 VarTyper index_by_default(std::function<std::optional<DType>(std::string_view)> vars) {

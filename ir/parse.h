@@ -23,6 +23,11 @@ using VarTyper = std::function<std::optional<DType>(std::string_view name, bool 
 
 // Parses and type-checks one expression.
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype);
+// The same, where the surrounding text expects `expected`: an open subtree (literals
+// only, like `5` or `2 * 3`) takes that dtype, as an operand would. The statement
+// parser uses it for `a: Scalar[INT32] = 5`. The result may still have another dtype
+// (`x + 1` with x: INDEX stays INDEX); the caller checks.
+Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype, DType expected);
 
 // Convenience: every name is a variable of dtype INDEX unless listed in `vars`
 // (the batch format's rule).

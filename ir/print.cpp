@@ -187,4 +187,8 @@ class Printer {
 
 std::string print(const Expr& expr) { return Printer().print(expr, {}).text; }
 
+std::string print(const Expr& expr, DType expected) {
+  return Printer().print(expr, Context{expected, false}).text;
+}
+
 }  // namespace eqsat

@@ -19,6 +19,7 @@
 #include "egraph/runner.h"
 #include "extract/cost.h"
 #include "ir/error.h"
+#include "passes/pass_manager.h"
 #include "passes/simplify_expr.h"
 
 namespace eqsat::cli {
@@ -45,6 +46,8 @@ class Simplifier {
   static Result<Simplifier> from_flags(const EngineFlags& flags);
 
   SimplifyResult run(const Expr& input, const Facts& facts) const;
+  // The rules, limits and costs for a pass pipeline (valid while this Simplifier lives).
+  PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_}}; }
 
   const CostProfile& costs() const { return costs_; }
   bool report() const { return report_; }

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   const std::vector<eqsat::cli::Command> commands = {eqsat::cli::add_batch_command(app),
                                                      eqsat::cli::add_simplify_command(app),
+                                                     eqsat::cli::add_simplify_file_command(app),
                                                      eqsat::cli::add_verify_rules_command(app),
                                                      eqsat::cli::add_fuzz_command(app)};
   try {
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     return eqsat::cli::fail(std::string("internal error: ") + error.what());
   }
-  std::cerr << "eqsat: error: a command is required (batch, simplify-expr, verify-rules, fuzz)\nRun 'eqsat --help' for more "
+  std::cerr << "eqsat: error: a command is required (batch, simplify, simplify-expr, verify-rules, fuzz)\nRun 'eqsat --help' for more "
                "information.\n";
   return 2;
 }
