@@ -28,7 +28,7 @@ echo "== every rule of the catalogue is proved sound by Z3"
 tail -n 1 "$root/build/verify-rules.txt"
 echo "== differential fuzzing: 2000 fixed-seed random cases, each result proved equal by Z3"
 # Prints minimized reproducers (batch format) and exits 1 on any failing case.
-"$root/build/bin/eqsat" fuzz --seed 1 --cases 2000 -j "$jobs" --timeout 10 --no-progress
+"$root/build/bin/eqsat" fuzz --seed 1 --cases 2000 -j "$jobs" --timeout 5 --no-progress
 
 if [ "${1:-}" != "--no-asan" ]; then
   echo "== build and test with ASan+UBSan (build-asan/)"
