@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command, and what CI runs: build and run the whole test suite,
 # check that the rule lock is current and that Z3 proves every rule of the catalogue,
-# run the differential fuzzer on 2000 fixed-seed cases, then build and test again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# run the differential fuzzer on 2000 fixed-seed cases, then build and test again
+# under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-asan  skip the sanitizer build (a quicker local check)
 set -euo pipefail
