@@ -2,8 +2,8 @@
 // median and the 99th percentile per case, and the sizes of the e-graphs the runner
 // built (nodes and classes, median and maximum). See docs/corpus.md.
 //
-//   build/bin/bench_corpus                                  # the project corpus
-//   EQSAT_BENCH_CORPUS=../shared/corpus/external/tvm.jsonl build/bin/bench_corpus
+//   build/bin/corpus_bench                                  # the project corpus
+//   EQSAT_BENCH_CORPUS=../shared/corpus/external/tvm.jsonl build/bin/corpus_bench
 //
 // EQSAT_BENCH_CORPUS names a .jsonl file or a directory of them instead.
 #include <benchmark/benchmark.h>

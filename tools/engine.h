@@ -50,6 +50,7 @@ class Simplifier {
   PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_}}; }
 
   const CostProfile& costs() const { return costs_; }
+  const std::vector<Rewrite>& rewrites() const { return rewrites_; }
   bool report() const { return report_; }
 
  private:
