@@ -40,6 +40,8 @@ class Expr {
   const std::vector<Expr>& args() const { return node_->args; }
   const Expr& arg(std::size_t i) const { return node_->args[i]; }
   bool is_const() const { return node_->op == Op::Const; }
+  // The node's identity: equal for copies of one handle (a key for memo tables).
+  const void* identity() const { return node_.get(); }
 
   // Number of nodes of the tree (shared subtrees counted each time they appear).
   std::size_t tree_size() const;

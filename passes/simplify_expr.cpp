@@ -1,22 +1,112 @@
 #include "passes/simplify_expr.h"
 
 #include "extract/extractor.h"
+#include "passes/linear_form.h"
 
 namespace eqsat {
 
-SimplifyResult simplify_expr(const Expr& input, const Facts& facts, std::span<const Rewrite> rules,
-                             const SimplifyOptions& options) {
+namespace {
+
+// Rounds of saturation between which the linear normal forms of the best
+// expression so far are added. A round that adds nothing new ends the loop.
+constexpr int kLinearRounds = 3;
+
+bool is_normalizable(const Expr &expr) {
+  switch (expr.op()) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Neg:
+    return is_integer(expr.dtype());
+  case Op::FloorDiv:
+  case Op::FloorMod:
+    return expr.dtype() == DType::Index;
+  case Op::Eq:
+  case Op::Ne:
+  case Op::Lt:
+  case Op::Le:
+  case Op::Gt:
+  case Op::Ge:
+    return is_integer(expr.arg(0).dtype());
+  default:
+    return false;
+  }
+}
+
+struct LinearForms {
+  LinearNormalizer plain{LinearMode::Plain};
+  LinearNormalizer div_form{LinearMode::DivForm};
+  LinearNormalizer mod_form{LinearMode::ModForm};
+};
+
+// Merges the class of every arithmetic subterm and comparison of `expr` (a term
+// of the e-graph) with the classes of its linear normal forms. Returns whether
+// any class changed.
+bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
+  bool changed = false;
+  for (const Expr &arg : expr.args())
+    changed = add_linear_forms(egraph, forms, arg) || changed;
+  if (!is_normalizable(expr))
+    return changed;
+  for (LinearNormalizer *normalizer :
+       {&forms.plain, &forms.div_form, &forms.mod_form}) {
+    Expr normal = normalizer->normalize(expr);
+    if (normal == expr)
+      continue;
+    ClassId original = egraph.add_expr(expr);
+    ClassId normalized = egraph.add_expr(normal);
+    changed = egraph.merge(original, normalized) || changed;
+  }
+  return changed;
+}
+
+bool add_linear_forms(EGraph &egraph, const Expr &expr) {
+  LinearForms forms;
+  return add_linear_forms(egraph, forms, expr);
+}
+
+void accumulate(RunReport &total, const RunReport &round) {
+  total.stop_reason = round.stop_reason;
+  total.iterations += round.iterations;
+  total.nodes = round.nodes;
+  total.classes = round.classes;
+  total.seconds += round.seconds;
+  for (const auto &[name, count] : round.rule_fires)
+    total.rule_fires[name] += count;
+}
+
+} // namespace
+
+SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
+                             std::span<const Rewrite> rules,
+                             const SimplifyOptions &options) {
   static const CostProfile kUnit = CostProfile::unit();
-  const CostProfile& costs = options.costs ? *options.costs : kUnit;
+  const CostProfile &costs = options.costs ? *options.costs : kUnit;
 
   EGraph egraph;
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
-  RunReport report = run_rewrites(egraph, rules, options.limits);
+  // Normal forms are rewriting too: a run allowed no iteration gets none.
+  const bool linear_forms =
+      options.linear_forms && options.limits.max_iterations > 0;
+  if (linear_forms)
+    add_linear_forms(egraph, input);
+  RunReport report;
+  for (int round = 0;; ++round) {
+    accumulate(report, run_rewrites(egraph, rules, options.limits));
+    if (!linear_forms || round == kLinearRounds ||
+        report.stop_reason == StopReason::NodeLimit ||
+        report.stop_reason == StopReason::TimeLimit)
+      break;
+    Extracted best = TreeExtractor(egraph, costs).extract(root);
+    if (!add_linear_forms(egraph, best.expr))
+      break;
+    egraph.rebuild();
+  }
 
   TreeExtractor extractor(egraph, costs);
   Extracted best = extractor.extract(root);
   return SimplifyResult{best.expr, best.cost, std::move(report)};
 }
 
-}  // namespace eqsat
+} // namespace eqsat

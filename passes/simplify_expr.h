@@ -1,6 +1,8 @@
 // Simplifying one expression: the path from text to the cheapest equal expression.
 //
 //   facts + expression  ->  e-graph  ->  saturate with the rules  ->  extract
+//                            ^                                        |
+//                            +---- linear normal forms of the best <--+  (a few rounds)
 //
 // This is what `eqsat simplify-expr` and each line of `eqsat batch` run.
 #pragma once
@@ -17,6 +19,10 @@ namespace eqsat {
 struct SimplifyOptions {
   RunLimits limits;
   const CostProfile* costs = nullptr;  // nullptr: the unit profile (cost = node count)
+  // Between rounds of saturation, add the linear normal forms (passes/linear_form.h) of
+  // the best expression so far. Off only to see what the rules do alone (the
+  // catalogue's examples show each rule by itself).
+  bool linear_forms = true;
 };
 
 struct SimplifyResult {

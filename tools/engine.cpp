@@ -63,6 +63,9 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
 Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   Simplifier simplifier;
   simplifier.limits_ = flags.limits;
+  // The linear normal forms are part of the built-in algebra: a run whose --rules
+  // replace the catalogue gets exactly those rules.
+  simplifier.linear_forms_ = flags.rule_files.empty();
   simplifier.report_ = flags.report;
   if (!flags.costs_file.empty()) {
     Result<CostProfile> costs = CostProfile::from_file(flags.costs_file);
@@ -114,6 +117,7 @@ SimplifyResult Simplifier::run(const Expr& input, const Facts& facts) const {
   SimplifyOptions options;
   options.limits = limits_;
   options.costs = &costs_;
+  options.linear_forms = linear_forms_;
   return simplify_expr(input, facts, rewrites_, options);
 }
 

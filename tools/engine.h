@@ -59,6 +59,7 @@ class Simplifier {
   std::vector<Rewrite> rewrites_;
   CostProfile costs_ = CostProfile::unit();
   RunLimits limits_;
+  bool linear_forms_ = true;  // off when --rules replaces the built-in algebra
   bool report_ = false;
 };
 

@@ -79,12 +79,15 @@ inline Expr parse_in(const Case& c, const std::string& text) {
   return expr.ok() ? *expr : Expr();
 }
 
-// The simplified form of c.input under `rules`.
-inline Expr simplify_with(const Case& c, const RuleSet& rules) {
+// The simplified form of c.input under `rules` (and the linear normal forms, unless
+// `linear_forms` is false: then the rules act alone).
+inline Expr simplify_with(const Case& c, const RuleSet& rules, bool linear_forms = true) {
   Expr input = parse_in(c, c.input);
   if (!input.valid()) return Expr();
   std::vector<Rewrite> rewrites = rules.rewrites();
-  return simplify_expr(input, facts_of(c), rewrites).output;
+  SimplifyOptions options;
+  options.linear_forms = linear_forms;
+  return simplify_expr(input, facts_of(c), rewrites, options).output;
 }
 
 // Structural equality where the operands of a commutative operation may come in

@@ -1,0 +1,65 @@
+// Linear (polynomial) normal forms of integer arithmetic, TVM's canonical
+// simplifier in miniature.
+//
+// Rewrite rules see one node at a time, so they cannot find that the y's of
+// `(x * 3 + y) - (y + x * 2)` cancel without associativity and commutativity
+// rules, which blow the e-graph up exponentially in the length of a sum.
+// Instead, a tree of
+// + - * and unary - over one integer dtype is read as a polynomial: a map from
+// monomials (sorted products of atoms, an atom being any other subterm) to
+// integer coefficients, with like terms collected. Writing the polynomial back
+// gives the sum with every cancellation done, in one canonical order.
+//
+// Why it is sound: these are the identities of a commutative ring, which INDEX
+// (the integers) is and INTn/UINTn (the integers modulo 2^n) are too;
+// coefficients are computed exactly for INDEX and modulo 2^n for the
+// fixed-width dtypes. Floats are left alone (IEEE addition is not associative).
+// Comparisons are normalized as `P < 0` or `P == 0` with P = lhs - rhs: for ==
+// and != in every integer dtype (adding a constant is a bijection modulo 2^n),
+// for < and <= only for INDEX (moving a term across a fixed-width comparison
+// can wrap).
+//
+// simplify_expr adds these forms to the e-graph as equalities, so the extractor
+// still chooses the cheapest spelling and the rules keep working on both.
+#pragma once
+
+#include <memory>
+
+#include "ir/expr.h"
+
+namespace eqsat {
+
+// An expression equal to `expr` for every valuation, with every maximal + - *
+// tree of an integer dtype written as a canonical collected polynomial and
+// every integer comparison moved to `terms < terms + constant` form (decided
+// when it is constant). Returns `expr` itself when nothing changes.
+//
+// Floor division and modulo of INDEX by a positive constant take part: the
+// multiples of the divisor leave the numerator (`(x * 8 + y + 9) // 4` is `x *
+// 2 + 2 + (y + 1) // 4`), a common factor of divisor and numerator cancels,
+// nested quotients combine. The mode chooses how quotients and remainders of
+// one numerator are written, so that they meet:
+//   Plain    as they are;
+//   DivForm  N % m as N - m * (N // m)        (x // 8 * 4 + x // 2 % 4 is x //
+//   2); ModForm  k * (N // m), m | k, as (k/m) * (N - N % m)   (x - x // 8 * 8
+//   is x % 8).
+enum class LinearMode { Plain, DivForm, ModForm };
+Expr normalize_linear(const Expr &expr, LinearMode mode = LinearMode::Plain);
+
+// The same, for many subterms of one expression: results are remembered by
+// node, so normalizing every subterm of a tree costs about as much as
+// normalizing the tree.
+class LinearNormalizer {
+public:
+  explicit LinearNormalizer(LinearMode mode);
+  ~LinearNormalizer();
+  LinearNormalizer(const LinearNormalizer &) = delete;
+  LinearNormalizer &operator=(const LinearNormalizer &) = delete;
+  Expr normalize(const Expr &expr);
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace eqsat
