@@ -316,8 +316,6 @@ const RuleExample kExamples[] = {
     {"and-eq-ne-const", "x == 3 and x != 4", "x == 3"},
     {"or-lt-eq", "x < y or x == y", "x <= y"},
     {"and-le-ge", "x <= y and y <= x", "x == y"},
-    {"min-div-const", "min(x // 4, y // 4)", "min(x, y) // 4"},
-    {"max-div-const", "max(x // 4, y // 4)", "max(x, y) // 4"},
     {"min-sub-common-left", "min(x - y, x - z)", "x - max(y, z)"},
     {"max-sub-common-left", "max(x - y, x - z)", "x - min(y, z)"},
     {"min-lt-self", "min(x, y) < x", "y < x"},
