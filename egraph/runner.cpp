@@ -47,11 +47,13 @@ bool class_has_op(const EClass& eclass, Op op, DType dtype) {
 
 // All matches of all rewrites, in a fixed order: by rewrite, then class id, then
 // substitution. The order of application then never depends on hashing or timing.
-std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrites) {
+std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrites, FastMath fast_math) {
   std::vector<Match> matches;
   const std::vector<ClassId> ids = egraph.class_ids();
   for (std::size_t r = 0; r < rewrites.size(); ++r) {
     const Rewrite& rewrite = rewrites[r];
+    // A rule proved only under relaxed float semantics runs only where they are granted.
+    if (!fast_math.includes(rewrite.fast_math)) continue;
     const PatternNode& root = rewrite.lhs.root_node();
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
@@ -72,7 +74,8 @@ std::vector<Match> search(const EGraph& egraph, std::span<const Rewrite> rewrite
 
 }  // namespace
 
-RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits) {
+RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits,
+                       FastMath fast_math) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
@@ -93,7 +96,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       break;
     }
     ++report.iterations;
-    std::vector<Match> matches = search(egraph, rewrites);
+    std::vector<Match> matches = search(egraph, rewrites, fast_math);
     bool changed = false;
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
     for (std::size_t m = 0; m < matches.size(); ++m) {

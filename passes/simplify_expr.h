@@ -17,6 +17,8 @@ namespace eqsat {
 struct SimplifyOptions {
   RunLimits limits;
   const CostProfile* costs = nullptr;  // nullptr: the unit profile (cost = node count)
+  // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.
+  FastMath fast_math;
 };
 
 struct SimplifyResult {

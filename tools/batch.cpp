@@ -75,10 +75,14 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CheckFlags& 
   if (!facts) return with_error(std::move(case_object), facts.error().describe());
   Result<Expr> expr = parse_under(*facts, input->get<std::string>(), "input");
   if (!expr) return with_error(std::move(case_object), expr.error().describe());
+  Result<FastMath> case_fast_math = fast_math_from_json(case_object);
+  if (!case_fast_math) return with_error(std::move(case_object), case_fast_math.error().describe());
+  // The case's flags add to the run's (--fast-math); the check uses the same.
+  const FastMath fast_math = simplifier.fast_math() | *case_fast_math;
 
   SimplifyResult result;
   try {
-    result = simplifier.run(*expr, *facts);
+    result = simplifier.run(*expr, *facts, *case_fast_math);
   } catch (const std::exception& e) {
     // A bug, but one case must not end the batch.
     return with_error(std::move(case_object), std::string("internal error: ") + e.what());
@@ -90,7 +94,7 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CheckFlags& 
   }
   const std::string output = print(result.output);
   if (check.verify) {
-    CheckOutcome checked = check_result(*expr, result.output, *facts, check);
+    CheckOutcome checked = check_result(*expr, result.output, *facts, check, fast_math);
     if (outcome != nullptr) *outcome = checked;
     if (checked.kind == CheckOutcome::Kind::Differs) {
       return with_error(std::move(case_object),

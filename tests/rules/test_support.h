@@ -23,6 +23,7 @@ struct Case {
   std::map<std::string, DType> vars;  // unlisted names are INDEX
   std::map<std::string, std::pair<std::optional<Int>, std::optional<Int>>> bounds;
   std::vector<std::string> assume;
+  FastMath fast_math;  // the flags granted (rules/fastmath.rules)
 };
 
 // A case from compact text: vars "x:INT32 p:BOOL", bounds "x:0:9 y:-3:" (an empty
@@ -84,7 +85,9 @@ inline Expr simplify_with(const Case& c, const RuleSet& rules) {
   Expr input = parse_in(c, c.input);
   if (!input.valid()) return Expr();
   std::vector<Rewrite> rewrites = rules.rewrites();
-  return simplify_expr(input, facts_of(c), rewrites).output;
+  SimplifyOptions options;
+  options.fast_math = c.fast_math;
+  return simplify_expr(input, facts_of(c), rewrites, options).output;
 }
 
 // Structural equality where the operands of a commutative operation may come in
