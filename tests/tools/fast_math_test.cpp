@@ -5,6 +5,7 @@
 
 #include "tests/tools/run_eqsat.h"
 #include "tools/engine.h"
+#include "tools/facts_input.h"
 #include "tools/fuzz.h"
 
 namespace eqsat::testing {
@@ -95,6 +96,21 @@ TEST(FastMathFlag, FuzzChecksUnderTheRunsFlags) {
     ADD_FAILURE() << "case " << failure.case_number << ": " << failure.reason << "\n" << failure.reproducer;
   }
   EXPECT_EQ(report.cases, 150u);
+}
+
+// A fuzzer reproducer carries the run's flags, so `eqsat batch --verify` replays the
+// case under the semantics it failed under.
+TEST(FastMathFlag, FuzzReproducersCarryTheFlags) {
+  verify::RandomCase random_case;
+  random_case.facts.var_dtypes["x"] = DType::FP32;
+  random_case.input = *cli::parse_under(random_case.facts, "x + 0.0", "input");
+  const std::string line = cli::case_line(random_case, "r1", FastMath{FastMathFlag::Nsz} | FastMathFlag::Ninf);
+  EXPECT_EQ(line, R"({"id": "r1", "vars": {"x": "FP32"}, "fast_math": ["nsz", "ninf"], "input": "x + 0.0"})");
+  Result<FastMath> read_back = cli::fast_math_from_json(Json::parse(line));
+  ASSERT_TRUE(read_back);
+  EXPECT_EQ(*read_back, FastMath{FastMathFlag::Nsz} | FastMathFlag::Ninf);
+  // Without flags the line is what it always was.
+  EXPECT_EQ(cli::case_line(random_case, "r1"), R"({"id": "r1", "vars": {"x": "FP32"}, "input": "x + 0.0"})");
 }
 
 }  // namespace
