@@ -38,6 +38,20 @@ class EGraph {
  public:
   EGraph() = default;
 
+  // --- Built-in commutativity. ---
+  // On by default: the children of a commutative operation (is_commutative in ir/op.h)
+  // are kept in class-id order, so `a + b` and `b + a` are one node, and patterns match
+  // such nodes in both operand orders (egraph/pattern.h); no commutativity rule is
+  // needed. Off, every operand order is a node of its own and commutativity must be
+  // written as rules, as other engines (egg) do: the standard workloads
+  // (../shared/spec/egraph-workloads.md) count nodes that way. Set only while empty.
+  void set_builtin_commutativity(bool on);
+  bool builtin_commutativity() const { return builtin_commutativity_; }
+  // Whether nodes of `op` on `dtype` keep their two operands sorted.
+  bool sorts_operands(Op op, DType dtype) const {
+    return builtin_commutativity_ && is_commutative(op, dtype);
+  }
+
   // --- Leaves: variable names and constants are interned; nodes refer to them. ---
   uint32_t intern_symbol(std::string_view name);
   const std::string& symbol_name(uint32_t symbol) const { return symbols_[symbol]; }
@@ -110,6 +124,7 @@ class EGraph {
   std::unordered_map<std::size_t, std::vector<uint32_t>> constant_index_;  // by hash
   std::unordered_map<uint32_t, Interval> var_intervals_;                    // by symbol
   std::size_t contradictions_ = 0;
+  bool builtin_commutativity_ = true;
 };
 
 }  // namespace eqsat

@@ -12,7 +12,7 @@ SimplifyResult simplify_expr(const Expr& input, const Facts& facts, std::span<co
   EGraph egraph;
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
-  RunReport report = run_rewrites(egraph, rules, options.limits, options.fast_math);
+  RunReport report = run_rewrites(egraph, rules, options.limits, {}, options.fast_math);
 
   TreeExtractor extractor(egraph, costs);
   Extracted best = extractor.extract(root);

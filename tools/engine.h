@@ -57,6 +57,7 @@ class Simplifier {
   PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_, fast_math_}}; }
 
   const CostProfile& costs() const { return costs_; }
+  const std::vector<Rewrite>& rewrites() const { return rewrites_; }
   bool report() const { return report_; }
   FastMath fast_math() const { return fast_math_; }  // --fast-math
 
