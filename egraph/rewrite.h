@@ -7,6 +7,7 @@
 
 #include "egraph/guard.h"
 #include "egraph/pattern.h"
+#include "ir/fast_math.h"
 
 namespace eqsat {
 
@@ -16,6 +17,9 @@ struct Rewrite {
   Pattern lhs;
   Pattern rhs;
   std::optional<Guard> guard;
+  // The fast-math flags the rewrite is proved under (ir/fast_math.h): it runs only
+  // where all of them are granted. None for a rule that holds under strict IEEE.
+  FastMath fast_math = {};
 };
 
 }  // namespace eqsat

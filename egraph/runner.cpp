@@ -93,7 +93,7 @@ std::size_t shifted(std::size_t value, std::size_t times) {
 }  // namespace
 
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits,
-                       const Scheduler& scheduler) {
+                       const Scheduler& scheduler, FastMath fast_math) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto seconds_since = [](Clock::time_point from) {
@@ -131,6 +131,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     matches.clear();
     const std::vector<ClassId> ids = egraph.class_ids();
     for (std::size_t r = 0; r < rewrites.size(); ++r) {
+      // A rule proved only under relaxed float semantics runs only where they are granted.
+      if (!fast_math.includes(rewrites[r].fast_math)) continue;
       if (!backoff) {
         search_rewrite(egraph, rewrites, r, ids, RunLimits::kNoLimit, matches);
         continue;

@@ -67,7 +67,9 @@ struct RunReport {
   std::string to_json() const;  // one JSON object, for --report
 };
 
+// `fast_math`: the flags granted to this expression (ir/fast_math.h); a rewrite that
+// needs a flag not granted is skipped. The default grants none: strict IEEE.
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {},
-                       const Scheduler& scheduler = {});
+                       const Scheduler& scheduler = {}, FastMath fast_math = {});
 
 }  // namespace eqsat

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/fast_math.h"
 #include "ir/stmt_type.h"
 #include "ir/term.h"
 
@@ -94,15 +95,25 @@ struct Param {
 // A function, or a fragment: statements written at the top level of a file, without a
 // `def` (the seed's examples are mostly fragments). A fragment's free names are INDEX
 // scalars, as in the batch format.
+//
+// A function may carry fast-math flags (ir/fast_math.h), written as a decorator:
+//
+//   @fast_math(nsz, nnan)
+//   def f(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:
+//
+// They let the float rules that need them rewrite this function's expressions (in
+// addition to the flags of the run). A fragment has none of its own.
 struct Function {
   std::string name;  // empty for a fragment
   std::vector<Param> params;
   std::optional<Type> result;
   Block body;
+  FastMath fast_math;
 
   bool is_fragment() const { return name.empty(); }
   friend bool operator==(const Function& a, const Function& b) {
-    return a.name == b.name && a.params == b.params && a.result == b.result && a.body == b.body;
+    return a.name == b.name && a.params == b.params && a.result == b.result && a.body == b.body &&
+           a.fast_math == b.fast_math;
   }
 };
 

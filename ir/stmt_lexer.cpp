@@ -12,7 +12,7 @@ bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 
 constexpr std::array<std::string_view, 9> kLongSymbols = {"...", "//", "<<", ">>", "<=", ">=", "==", "!=", "->"};
-constexpr std::string_view kShortSymbols = "+-*/%&|^~<>()[],:=";
+constexpr std::string_view kShortSymbols = "+-*/%&|^~<>()[],:=@";
 
 class StmtLexer {
  public:

@@ -75,9 +75,9 @@ class StmtParser {
   Result<Program> run() {
     Program program;
     skip_newlines();
-    if (peek().is("def")) {
+    if (peek().is("def") || peek().is("@")) {
       while (!error_ && peek().kind != StmtTokenKind::End) {
-        if (!peek().is("def")) {
+        if (!peek().is("def") && !peek().is("@")) {
           fail_at(peek(), "expected 'def': a file with functions holds only functions");
           break;
         }
@@ -88,7 +88,7 @@ class StmtParser {
       Function fragment;
       env_.clear();
       while (!error_ && peek().kind != StmtTokenKind::End) {
-        if (peek().is("def")) {
+        if (peek().is("def") || peek().is("@")) {
           fail_at(peek(), "a 'def' after top-level statements: write either functions or one fragment");
           break;
         }
@@ -152,9 +152,42 @@ class StmtParser {
   }
 
   // ---- functions and blocks ----
+  // `@fast_math(nsz, nnan)` on its own line before a `def` (ir/stmt.h); `pl.` allowed.
+  void parse_decorator(Function& f) {
+    advance();  // @
+    const StmtToken& name = peek();
+    if (name.kind != StmtTokenKind::Name || without_pl(name.text) != "fast_math") {
+      fail_at(name, "unknown decorator " + describe(name) + " (the only one is @fast_math(flags...))");
+      return;
+    }
+    advance();
+    if (!expect("(")) return;
+    while (!error_ && !peek().is(")")) {
+      const StmtToken& flag = peek();
+      Result<FastMath> parsed = parse_fast_math(flag.kind == StmtTokenKind::Name ? flag.text : std::string_view("?"));
+      if (flag.kind != StmtTokenKind::Name || !parsed) {
+        fail_at(flag, "expected a fast-math flag (nsz, nnan, ninf, reassoc or all) but found " + describe(flag));
+        return;
+      }
+      f.fast_math |= *parsed;
+      advance();
+      if (!peek().is(",")) break;
+      advance();
+    }
+    if (!expect(")")) return;
+    expect_newline();
+    skip_newlines();
+  }
+
   Function parse_function() {
     Function f;
     env_.clear();
+    while (!error_ && peek().is("@")) parse_decorator(f);
+    if (error_) return f;
+    if (!peek().is("def")) {
+      fail_at(peek(), "expected 'def' after the decorator but found " + describe(peek()));
+      return f;
+    }
     advance();  // def
     f.name = expect_name("a function name");
     if (error_ || !expect("(")) return f;

@@ -86,6 +86,7 @@ class StmtPrinter {
     }
     std::vector<std::string> params;
     for (const Param& p : f.params) params.push_back(p.name + ": " + print_type(p.type));
+    if (!f.fast_math.none()) line(0, "@fast_math(" + fast_math_text(f.fast_math, ", ") + ")");
     std::string header = "def " + f.name + "(" + join(params) + ")";
     if (f.result) header += " -> " + print_type(*f.result);
     line(0, header + ":");

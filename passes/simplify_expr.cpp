@@ -93,7 +93,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
     add_linear_forms(egraph, input);
   RunReport report;
   for (int round = 0;; ++round) {
-    accumulate(report, run_rewrites(egraph, rules, options.limits));
+    accumulate(report, run_rewrites(egraph, rules, options.limits, {}, options.fast_math));
     if (!linear_forms || round == kLinearRounds ||
         report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit)

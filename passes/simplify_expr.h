@@ -23,6 +23,8 @@ struct SimplifyOptions {
   // the best expression so far. Off only to see what the rules do alone (the
   // catalogue's examples show each rule by itself).
   bool linear_forms = true;
+  // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.
+  FastMath fast_math;
 };
 
 struct SimplifyResult {

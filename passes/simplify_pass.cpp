@@ -639,7 +639,10 @@ Function simplify_function(const Function& function, std::span<const Rewrite> ru
                            SimplifyPassStats* stats) {
   SimplifyPassStats local;
   SimplifyPassStats& s = stats ? *stats : local;
-  Function out = SimplifyVisitor(function, rules, options, s).run();
+  // The function's own fast-math attribute adds to what the run grants.
+  SimplifyPassOptions in_function = options;
+  in_function.expr.fast_math |= function.fast_math;
+  Function out = SimplifyVisitor(function, rules, in_function, s).run();
   DeadCodeStats dead;
   eliminate_dead_code(out, !options.constants_only, dead);
   s.statements_removed += dead.statements_removed;

@@ -20,6 +20,11 @@
 //      and `if`-result slots.
 //
 // constants_only keeps control flow and slots and rewrites nothing but constants.
+//
+// Fast-math: a function's rules run under the flags the options grant
+// (`expr.fast_math`, the run's --fast-math) together with the function's own
+// `@fast_math(...)` attribute (ir/stmt.h), so one file may hold strict functions and
+// relaxed ones.
 #pragma once
 
 #include <span>

@@ -220,7 +220,16 @@ class RuleParser {
 
     pos = close + 1;
     while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;
-    if (pos == t.size() || t[pos] != ':') return error(pos, "expected ':' after the scope");
+    if (pos < t.size() && t[pos] == '{') {
+      Result<std::size_t> after = parse_fast_math_flags(pos);
+      if (!after) return after.error();
+      pos = *after;
+      while (pos < t.size() && std::isspace(static_cast<unsigned char>(t[pos]))) ++pos;
+    }
+    if (pos == t.size() || t[pos] != ':') {
+      return error(pos, rule_.fast_math.none() ? "expected ':' (or '{' and fast-math flags) after the scope"
+                                               : "expected ':' after the fast-math flags");
+    }
     const std::size_t body = pos + 1;
     const std::size_t arrow = t.find("=>", body);
     if (arrow == std::string_view::npos) return error(body, "expected '=>' between the left and the right side");
@@ -238,6 +247,41 @@ class RuleParser {
     rule_.lhs_text = std::string(lhs_.of(t));
     rule_.rhs_text = std::string(rhs_.of(t));
     return std::nullopt;
+  }
+
+  // `{nsz nnan}` (or `{nsz, nnan}`) at `open`: the flags the rule needs, for float
+  // scopes only. Returns the position after the '}'.
+  Result<std::size_t> parse_fast_math_flags(std::size_t open) {
+    const std::string_view t = text();
+    const std::size_t close = t.find('}', open);
+    if (close == std::string_view::npos) return error(open, "missing '}' after the fast-math flags");
+    std::size_t pos = open + 1;
+    while (pos < close) {
+      if (std::isspace(static_cast<unsigned char>(t[pos])) || t[pos] == ',') {
+        ++pos;
+        continue;
+      }
+      std::size_t end = pos;
+      while (end < close && !std::isspace(static_cast<unsigned char>(t[end])) && t[end] != ',') ++end;
+      const std::string_view word = t.substr(pos, end - pos);
+      const std::optional<FastMathFlag> flag = parse_fast_math_flag(word);
+      if (!flag) {
+        return error(pos, "unknown fast-math flag '" + std::string(word) + "' (expected nsz, nnan, ninf or reassoc)");
+      }
+      if (rule_.fast_math.has(*flag)) return error(pos, "fast-math flag '" + std::string(word) + "' given twice");
+      rule_.fast_math |= *flag;
+      pos = end;
+    }
+    if (rule_.fast_math.none()) {
+      return error(open, "empty fast-math flags: name the flags the rule needs, or omit the braces");
+    }
+    for (DType dtype : rule_.dtypes) {
+      if (!is_float(dtype)) {
+        return error(open, "fast-math flags relax float semantics only, but the scope has " +
+                               std::string(dtype_name(dtype)) + " (split the rule)");
+      }
+    }
+    return close + 1;
   }
 
   std::optional<Error> parse_scope(Span scope) {
@@ -314,6 +358,7 @@ class RuleParser {
     if (!lhs) return lhs.error();
     Rewrite rewrite;
     rewrite.name = rule_.name;
+    rewrite.fast_math = rule_.fast_math;
     Result<std::vector<PatternVar>> vars = pattern_vars(*lhs, dtype);
     if (!vars) return vars.error();
     rewrite.vars = std::move(vars).value();

@@ -43,6 +43,18 @@
 // INTn/UINTn, never for INDEX). Commutative operations match in both operand orders,
 // so a rule is never written twice for the two orders.
 //
+// FLAGS: optional, in braces between the scope and the colon: the fast-math flags
+// (ir/fast_math.h) the rule needs, separated by spaces or commas:
+//
+//   # x + 0.0 is x but for x = -0.0, where it gives +0.0.
+//   add-zero-nsz [float] {nsz}: x + 0.0 => x
+//
+// Such a rule is proved under exactly those flags (nsz: results compared up to the sign
+// of zero; nnan, ninf: a NaN or an infinity as an input or result of either side makes
+// the obligation vacuous, as LLVM's poison does; reassoc: see docs/verification.md) and
+// runs only where the run, the batch case or the function grants all of them. Flags
+// are for float scopes only.
+//
 // GUARD: a condition over the match, true for the rule to fire:
 //   - `c`, `c1`, ...: the value of a constant-only variable of the left side;
 //   - `lower(x)`, `upper(x)`: the interval bounds of the class bound to any variable x
@@ -63,7 +75,8 @@
 // constant-only used as a value (use lower(x)/upper(x)); a duplicate rule name (also
 // across files); a rule whose two sides have different dtypes; a pattern variable used
 // both as a BOOL and as a T; an unknown scope word or an empty scope; a left side that
-// is a bare variable or constant.
+// is a bare variable or constant; an unknown, repeated or empty fast-math flag list, or
+// one on a scope that is not float.
 //
 // SOUNDNESS: every instance must hold under shared/spec/expressions.md: wherever the
 // left side is defined (no division by zero, no out-of-range shift) the right side is
@@ -87,6 +100,7 @@ struct Rule {
   int line = 0;
   std::string comment;     // the comment lines right above the rule, without '#'
   std::string scope_text;  // as written, e.g. "index int uint"
+  FastMath fast_math;      // the flags written in braces after the scope; none: strict IEEE
   std::string lhs_text;
   std::string rhs_text;
   std::string guard_text;  // empty when the rule has no guard

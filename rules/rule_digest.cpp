@@ -28,6 +28,8 @@ std::string rule_digest(const Rule& rule, DType dtype) {
   feed(h, rule.rhs_text);
   feed(h, rule.guard_text);
   feed(h, dtype_name(dtype));
+  // Only rules with flags feed them, so the digests of strict rules stay as they were.
+  if (!rule.fast_math.none()) feed(h, "{" + fast_math_text(rule.fast_math) + "}");
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out(16, '0');
   for (int i = 15; i >= 0; --i, h >>= 4) out[i] = kHex[h & 0xf];

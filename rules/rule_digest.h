@@ -9,7 +9,9 @@
 namespace eqsat {
 
 // 16 lower-case hex digits: 64-bit FNV-1a over the rule's name, left side, right side
-// and guard texts (as written, each followed by a NUL) and the dtype's name. The same on
+// and guard texts (as written, each followed by a NUL), the dtype's name and, for a rule
+// with fast-math flags, "{nsz,nnan}" (canonical order): a rule proved under nsz is no
+// longer proved once its flags change, so it never runs without nsz. The same on
 // every platform and build; the file and line are not part of it (moving a rule keeps
 // its proof).
 std::string rule_digest(const Rule& rule, DType dtype);

@@ -1,14 +1,19 @@
 // The lock file: which rule instances are proved sound, checked in as rules/rules.lock.
 //
 //   # comment lines and blank lines are ignored
-//   NAME DTYPE PROOF DIGEST
+//   NAME DTYPE PROOF DIGEST [FLAGS]
 //   add-zero INDEX exact 3f0c2a9b1d4e5f60
+//   add-zero-nsz FP32 exact 8a1e02c4b7d95f13 nsz
 //
 // One line per proved dtype instance, written by `eqsat verify-rules --write-lock` only
 // when every instance is proved. PROOF says which proof it got ("exact", or
 // "bv-fallback": INDEX as wide bit-vectors whose intermediates all fit, see
-// verify/refinement.h). DIGEST is rules/rule_digest.h's digest of the instance's text,
-// so an edited rule is no longer proved until it is verified again. The engine loads
+// verify/refinement.h, or "assumed-reassoc": a pure reassociation that the reassoc
+// flag permits, which no IEEE proof can give, see docs/verification.md). DIGEST is
+// rules/rule_digest.h's digest of the instance's text, flags included, so an edited
+// rule is no longer proved until it is verified again. FLAGS, present only for a rule
+// with fast-math flags, names the flags it was proved under ("nsz,nnan"); an instance is
+// proved only when they are the rule's flags. The engine loads
 // only rules the lock proves (require_proved), which keeps Z3 out of the engine while
 // no unverified rule runs.
 #pragma once
@@ -25,8 +30,9 @@ namespace eqsat {
 struct LockEntry {
   std::string name;
   DType dtype = DType::Index;
-  std::string proof;   // "exact" or "bv-fallback"
+  std::string proof;   // "exact", "bv-fallback" or "assumed-reassoc"
   std::string digest;  // 16 hex digits
+  FastMath fast_math = {};  // the flags it was proved under (none: strict IEEE)
 };
 
 struct RuleLock {

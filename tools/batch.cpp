@@ -67,12 +67,13 @@ std::string_view type_name(const Json& value) {
 
 // The median time of `runs` more simplifications of a case whose first run is done
 // (the warm-up), in microseconds with one decimal.
-double median_microseconds(const Expr& input, const Facts& facts, const Simplifier& simplifier, unsigned runs) {
+double median_microseconds(const Expr& input, const Facts& facts, FastMath fast_math, const Simplifier& simplifier,
+                           unsigned runs) {
   std::vector<double> times;
   times.reserve(runs);
   for (unsigned i = 0; i < runs; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    SimplifyResult result = simplifier.run(input, facts);
+    SimplifyResult result = simplifier.run(input, facts, fast_math);
     const auto stop = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
   }
@@ -98,10 +99,14 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CaseOptions&
   if (!facts) return with_error(std::move(case_object), facts.error().describe());
   Result<Expr> expr = parse_under(*facts, input->get<std::string>(), "input");
   if (!expr) return with_error(std::move(case_object), expr.error().describe());
+  Result<FastMath> case_fast_math = fast_math_from_json(case_object);
+  if (!case_fast_math) return with_error(std::move(case_object), case_fast_math.error().describe());
+  // The case's flags add to the run's (--fast-math); the check uses the same.
+  const FastMath fast_math = simplifier.fast_math() | *case_fast_math;
 
   SimplifyResult result;
   try {
-    result = simplifier.run(*expr, *facts);
+    result = simplifier.run(*expr, *facts, *case_fast_math);
   } catch (const std::exception& e) {
     // A bug, but one case must not end the batch.
     return with_error(std::move(case_object), std::string("internal error: ") + e.what());
@@ -113,7 +118,7 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CaseOptions&
   }
   const std::string output = print(result.output);
   if (check.verify) {
-    CheckOutcome checked = check_result(*expr, result.output, *facts, check);
+    CheckOutcome checked = check_result(*expr, result.output, *facts, check, fast_math);
     if (outcome != nullptr) *outcome = checked;
     if (checked.kind == CheckOutcome::Kind::Differs) {
       return with_error(std::move(case_object),
@@ -126,7 +131,7 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CaseOptions&
     case_object["output"] = output;
     case_object["cost"] = result.cost.value();
   }
-  if (options.time_runs > 0) case_object["us"] = median_microseconds(*expr, *facts, simplifier, options.time_runs);
+  if (options.time_runs > 0) case_object["us"] = median_microseconds(*expr, *facts, *case_fast_math, simplifier, options.time_runs);
   if (simplifier.report()) case_object["report"] = Json::parse(result.report.to_json());
   return case_object;
 }

@@ -33,7 +33,8 @@ struct CaseOptions {
 };
 
 // Simplifies one case object (adds `output` and `cost`, `report` when asked for, or
-// `error`). With `options.check.verify`, the output is proved equal to the input and
+// `error`). A case may grant fast-math flags ("fast_math": ["nsz"], tools/facts_input.h)
+// on top of the run's. With `options.check.verify`, the output is proved equal to the input and
 // `verified` says how ("proved", "unknown: timeout 10 s"); an output that is not equal
 // is withheld and `error` gives the counterexample. `outcome`, when given, receives the
 // check's outcome (left untouched when no output was checked).

@@ -56,6 +56,18 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
       ->type_name("SECONDS")
       ->check(limit)
       ->capture_default_str();
+  command
+      .add_option("--fast-math", flags.fast_math,
+                  "Grant relaxed float semantics to the rules: a comma-separated list of nsz (no "
+                  "signed zeros), nnan (no NaNs), ninf (no infinities), reassoc, or all (default: none, "
+                  "strict IEEE)")
+      ->type_name("FLAGS")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            Result<FastMath> parsed = parse_fast_math(text);
+            return parsed ? std::string() : parsed.error().message;
+          },
+          ""));
   command.add_flag("--report", flags.report,
                    "Also give the saturation report (why it stopped, sizes, rule fires)");
 }
@@ -67,6 +79,9 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   // replace the catalogue gets exactly those rules.
   simplifier.linear_forms_ = flags.rule_files.empty();
   simplifier.report_ = flags.report;
+  Result<FastMath> fast_math = parse_fast_math(flags.fast_math);
+  if (!fast_math) return Error{"--fast-math: " + fast_math.error().message};
+  simplifier.fast_math_ = *fast_math;
   if (!flags.costs_file.empty()) {
     Result<CostProfile> costs = CostProfile::from_file(flags.costs_file);
     if (!costs) return costs.error();
@@ -113,11 +128,12 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   return simplifier;
 }
 
-SimplifyResult Simplifier::run(const Expr& input, const Facts& facts) const {
+SimplifyResult Simplifier::run(const Expr& input, const Facts& facts, FastMath extra) const {
   SimplifyOptions options;
   options.limits = limits_;
   options.costs = &costs_;
   options.linear_forms = linear_forms_;
+  options.fast_math = fast_math_ | extra;
   return simplify_expr(input, facts, rewrites_, options);
 }
 

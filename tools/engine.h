@@ -8,6 +8,9 @@
 //   --node-limit N     e-nodes per expression                      (default 10000)
 //   --time-limit S     seconds per expression                      (default 5)
 //   --report           also give the runner's report
+//   --fast-math FLAGS  grant relaxed float semantics: nsz,nnan,ninf,reassoc or all
+//                      (ir/fast_math.h); float rules that need a flag run only when
+//                      it is granted (default: none, strict IEEE)
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -33,6 +36,7 @@ struct EngineFlags {
   std::string costs_file;  // empty: the unit profile
   RunLimits limits;
   bool report = false;
+  std::string fast_math;  // as typed: "nsz,nnan", "all"; empty: none
 };
 
 // Registers the flags above on a command.
@@ -45,13 +49,17 @@ class Simplifier {
   // profile, the default limits); an error names the file and the reason.
   static Result<Simplifier> from_flags(const EngineFlags& flags);
 
-  SimplifyResult run(const Expr& input, const Facts& facts) const;
-  // The rules, limits and costs for a pass pipeline (valid while this Simplifier lives).
-  PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_}}; }
+  // `extra`: fast-math flags granted to this expression on top of the run's (a batch
+  // case's "fast_math" member).
+  SimplifyResult run(const Expr& input, const Facts& facts, FastMath extra = {}) const;
+  // The rules, limits, costs and the run's fast-math flags for a pass pipeline (valid
+  // while this Simplifier lives); functions add their own flags.
+  PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_, fast_math_}}; }
 
   const CostProfile& costs() const { return costs_; }
   const std::vector<Rewrite>& rewrites() const { return rewrites_; }
   bool report() const { return report_; }
+  FastMath fast_math() const { return fast_math_; }  // --fast-math
 
  private:
   Simplifier() = default;
@@ -61,6 +69,7 @@ class Simplifier {
   RunLimits limits_;
   bool linear_forms_ = true;  // off when --rules replaces the built-in algebra
   bool report_ = false;
+  FastMath fast_math_;
 };
 
 // How a command reports a fatal error: "eqsat: error: <message>" on stderr; returns

@@ -118,6 +118,35 @@ Result<Facts> facts_from_json(const Json& case_object) {
 
 // --- the command-line flags ---
 
+Result<FastMath> fast_math_from_json(const Json& case_object) {
+  auto member = case_object.find("fast_math");
+  if (member == case_object.end() || member->is_null()) return FastMath{};
+  if (!member->is_array()) return at("fast_math", "expected an array of flag names, such as [\"nsz\", \"nnan\"]");
+  FastMath flags;
+  for (std::size_t i = 0; i < member->size(); ++i) {
+    const std::string where = "fast_math[" + std::to_string(i) + "]";
+    const Json& word = (*member)[i];
+    if (!word.is_string()) return at(where, "expected a flag name (nsz, nnan, ninf, reassoc or all)");
+    const std::string text = word.get<std::string>();
+    Result<FastMath> parsed = parse_fast_math(text);
+    if (!parsed || text.find_first_of(", ") != std::string::npos || text.empty()) {
+      return at(where, parsed ? "expected one flag name (nsz, nnan, ninf, reassoc or all), got " + in_quotes(text)
+                              : parsed.error().message);
+    }
+    flags |= *parsed;
+  }
+  return flags;
+}
+
+void fast_math_to_json(FastMath flags, Json& case_object) {
+  if (flags.none()) return;
+  Json names = Json::array();
+  for (FastMathFlag flag : {FastMathFlag::Nsz, FastMathFlag::Nnan, FastMathFlag::Ninf, FastMathFlag::Reassoc}) {
+    if (flags.has(flag)) names.push_back(std::string(fast_math_flag_name(flag)));
+  }
+  case_object["fast_math"] = names;
+}
+
 Result<Facts> facts_from_flags(const FactFlags& flags) {
   Facts facts;
   for (const std::string& flag : flags.vars) {

@@ -19,6 +19,7 @@
 
 #include "ir/error.h"
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 #include "passes/facts.h"
 
 namespace eqsat::cli {
@@ -30,6 +31,14 @@ Result<Facts> facts_from_json(const nlohmann::ordered_json& case_object);
 // The inverse: writes `vars` (the non-INDEX declarations), `bounds` and `assume` into
 // `case_object`, each only when non-empty. Used for reproducers (tools/fuzz.h).
 void facts_to_json(const Facts& facts, nlohmann::ordered_json& case_object);
+
+// A batch case's optional "fast_math" member (an extension of the batch format,
+// docs/expressions.md): the fast-math flags granted to this case, as an array of flag
+// names, e.g. ["nsz", "nnan"] or ["all"]. Absent or null: none. Errors say
+// "fast_math[1]: unknown fast-math flag 'nzs' ...".
+Result<FastMath> fast_math_from_json(const nlohmann::ordered_json& case_object);
+// Writes "fast_math" (the flags' names) into `case_object` when `flags` has any.
+void fast_math_to_json(FastMath flags, nlohmann::ordered_json& case_object);
 
 // The simplify-expr flags, as typed.
 struct FactFlags {

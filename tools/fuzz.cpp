@@ -53,7 +53,8 @@ CaseResult run_one(const verify::RandomCase& random_case, const Simplifier& simp
   }
   if (auto error = round_trip_error(result.output, random_case.facts, "output")) return {true, Verdict::Fails, *error};
   if (result.output == random_case.input) return {true, Verdict::Unchanged, ""};
-  CheckOutcome outcome = check_result(random_case.input, result.output, random_case.facts, check);
+  CheckOutcome outcome =
+      check_result(random_case.input, result.output, random_case.facts, check, simplifier.fast_math());
   switch (outcome.kind) {
     case CheckOutcome::Kind::Proved:
       return {true, Verdict::Proved, ""};
@@ -72,10 +73,11 @@ std::string fuzz_case_id(uint64_t seed, uint64_t number) {
   return "fuzz-seed" + std::to_string(seed) + "-case" + std::to_string(number);
 }
 
-std::string case_line(const verify::RandomCase& random_case, const std::string& id) {
+std::string case_line(const verify::RandomCase& random_case, const std::string& id, FastMath fast_math) {
   nlohmann::ordered_json line;
   line["id"] = id;
   facts_to_json(random_case.facts, line);
+  fast_math_to_json(fast_math, line);
   line["input"] = print(random_case.input);
   return format_json(line);
 }
@@ -145,8 +147,8 @@ FuzzReport run_fuzz(const FuzzOptions& options, const Simplifier& simplifier, co
         FuzzFailure failure;
         failure.case_number = number;
         failure.reason = run_one(minimized, simplifier, check).reason;
-        failure.reproducer = case_line(minimized, fuzz_case_id(options.seed, number));
-        failure.original = case_line(original, fuzz_case_id(options.seed, number));
+        failure.reproducer = case_line(minimized, fuzz_case_id(options.seed, number), simplifier.fast_math());
+        failure.original = case_line(original, fuzz_case_id(options.seed, number), simplifier.fast_math());
         report.failures.push_back(std::move(failure));
         break;
       }

@@ -53,8 +53,9 @@ using FuzzProgress = std::function<void(uint64_t done)>;
 FuzzReport run_fuzz(const FuzzOptions& options, const Simplifier& simplifier, const FuzzProgress& progress = {});
 
 // The batch-format line of a case: {"id": ..., "vars": ..., "bounds": ..., "assume": ...,
-// "input": ...}.
-std::string case_line(const verify::RandomCase& random_case, const std::string& id);
+// "fast_math": ..., "input": ...} ("fast_math" when the run grants flags: the fuzzer
+// checks results under the run's --fast-math, and the reproducer says so).
+std::string case_line(const verify::RandomCase& random_case, const std::string& id, FastMath fast_math = {});
 
 // "fuzz-seed1-case33": the id of case 33 of seed 1 in reproducers.
 std::string fuzz_case_id(uint64_t seed, uint64_t number);

@@ -19,9 +19,11 @@ void add_check_flags(CLI::App& command, CheckFlags& flags) {
       ->capture_default_str();
 }
 
-CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags) {
+CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags,
+                          FastMath fast_math) {
   if (input == output) return {CheckOutcome::Kind::Proved, "proved"};
   verify::ProverOptions options;
+  options.fast_math = fast_math;
   options.timeout_ms = static_cast<unsigned>(std::clamp(std::ceil(flags.timeout_seconds * 1000), 1.0, 4e9));
   verify::EquivalenceResult result;
   try {

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 #include "passes/facts.h"
 
 namespace eqsat::cli {
@@ -34,8 +35,11 @@ struct CheckOutcome {
   std::string detail;
 };
 
-// Whether `output` may replace `input` under `facts`. An output identical to its input
-// is proved without asking Z3.
-CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags);
+// Whether `output` may replace `input` under `facts`, with the relaxed float semantics
+// of `fast_math` (the flags the simplifier ran under: a result folded under nsz is
+// compared up to the sign of zero). An output identical to its input is proved without
+// asking Z3.
+CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags,
+                          FastMath fast_math = {});
 
 }  // namespace eqsat::cli

@@ -40,7 +40,7 @@ int run_simplify(const SimplifyFlags& flags) {
   const std::string output = print(result.output);
   std::string verified;
   if (flags.check.verify) {
-    CheckOutcome checked = check_result(*expr, result.output, *facts, flags.check);
+    CheckOutcome checked = check_result(*expr, result.output, *facts, flags.check, simplifier->fast_math());
     if (checked.kind == CheckOutcome::Kind::Differs) {
       // Never print an output known to be wrong: a script would use it.
       return fail("verify: the output '" + output + "' is not equal to EXPR: " + checked.detail);

@@ -11,13 +11,16 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
   // Children come before their parents, so one pass in node order suffices.
   for (const PatternNode& node : pattern.nodes) {
     switch (node.kind) {
-      case PatternNode::Kind::Var:
-        terms.push_back({vars[node.var], ctx.bool_val(true), ctx.bool_val(true), ctx.bool_val(true)});
+      case PatternNode::Kind::Var: {
+        const z3::expr assumed = semantics.assumed_defined(vars[node.var], node.dtype);
+        terms.push_back({vars[node.var], assumed, assumed, ctx.bool_val(true)});
         continue;
+      }
       case PatternNode::Kind::Const: {
         Conditions cond(ctx);
         z3::expr value = semantics.constant(node.value, cond);
-        terms.push_back({value, ctx.bool_val(true), ctx.bool_val(true), cond.fits});
+        const z3::expr assumed = semantics.assumed_defined(value, node.dtype);
+        terms.push_back({value, assumed, assumed, cond.fits});
         continue;
       }
       case PatternNode::Kind::Op:
@@ -47,7 +50,9 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
         for (std::size_t i = 0; i < node.children.size(); ++i) lazy = lazy && lazy_of(i);
         break;
     }
-    terms.push_back({value, strict && cond.defined, lazy && cond.defined, fits && cond.fits});
+    // Under nnan/ninf a NaN or infinite result is poison: undefined, like a division by zero.
+    const z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
+    terms.push_back({value, strict && own, lazy && own, fits && cond.fits});
   }
   return terms[pattern.root];
 }

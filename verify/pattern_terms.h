@@ -15,7 +15,8 @@ namespace eqsat::verify {
 //   lazy:   select(c, t, f) only needs the branch it takes, `a and b` needs b only when
 //           a is True, `a or b` only when a is False (Python's evaluation).
 // Which one the code generator follows is not ours to know, hence both (see
-// rule_prover.cpp for the obligation).
+// rule_prover.cpp for the obligation). Under the nnan and ninf fast-math flags of the
+// semantics, a float input or result that is NaN (or infinite) is undefined as well.
 struct PatternTerm {
   z3::expr value;
   z3::expr defined_strict;

@@ -8,11 +8,19 @@
 
 namespace eqsat::verify {
 
-std::string_view proof_kind_name(ProofKind kind) { return kind == ProofKind::Exact ? "exact" : "bv-fallback"; }
+std::string_view proof_kind_name(ProofKind kind) {
+  switch (kind) {
+    case ProofKind::Exact: return "exact";
+    case ProofKind::BvFallback: return "bv-fallback";
+    case ProofKind::AssumedReassoc: return "assumed-reassoc";
+  }
+  return "exact";
+}
 
 std::optional<ProofKind> parse_proof_kind(std::string_view text) {
-  if (text == "exact") return ProofKind::Exact;
-  if (text == "bv-fallback") return ProofKind::BvFallback;
+  for (ProofKind kind : {ProofKind::Exact, ProofKind::BvFallback, ProofKind::AssumedReassoc}) {
+    if (text == proof_kind_name(kind)) return kind;
+  }
   return std::nullopt;
 }
 
@@ -64,7 +72,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
                 const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
   // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
   z3::context ctx;
-  const Semantics sem(ctx, model, options.fallback_bits);
+  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math);
   std::vector<z3::expr> terms;
   for (const PatternVar& v : vars) terms.push_back(sem.variable(v.name, v.dtype));
   const Hypotheses hyp = hypotheses(sem, terms);
@@ -74,7 +82,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   // The negation of: for both readings, defined(lhs) implies defined(rhs) and equal.
   // The strict reading's premise implies the lazy one's, hence one query.
   const z3::expr rhs_defined = r.defined_lazy && z3::implies(l.defined_strict, r.defined_strict);
-  const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value));
+  const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value, lhs.dtype()));
 
   z3::solver solver = make_solver(ctx, model, lhs, rhs, vars);
   // Not Z3's `timeout` parameter, which can deadlock in Z3 4.8.12 (verify/z3_deadline.h).

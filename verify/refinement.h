@@ -19,10 +19,11 @@ enum class Verdict : uint8_t { Proved, Counterexample, Unknown };
 
 // Which proof a verdict rests on.
 enum class ProofKind : uint8_t {
-  Exact,       // INDEX as unbounded integers (or no INDEX at all): the spec's semantics
-  BvFallback,  // INDEX as bit-vectors, for values whose every intermediate fits
+  Exact,           // INDEX as unbounded integers (or no INDEX at all): the spec's semantics
+  BvFallback,      // INDEX as bit-vectors, for values whose every intermediate fits
+  AssumedReassoc,  // a pure reassociation, permitted by the reassoc flag (no Z3 proof)
 };
-std::string_view proof_kind_name(ProofKind kind);  // "exact", "bv-fallback"
+std::string_view proof_kind_name(ProofKind kind);  // "exact", "bv-fallback", "assumed-reassoc"
 std::optional<ProofKind> parse_proof_kind(std::string_view text);
 
 struct ProverOptions {
@@ -30,6 +31,12 @@ struct ProverOptions {
   // Width of INDEX in the bit-vector fallback; at least one more than the widest
   // fixed-width dtype of the rule, so that a UINT64 value is an INDEX value too.
   unsigned fallback_bits = 64;
+  // The relaxed float semantics the obligation is stated under (ir/fast_math.h): nsz
+  // compares float results up to the sign of zero; nnan and ninf make a NaN or an
+  // infinite input or result of either side undefined (verify/pattern_terms.h), so
+  // the obligation holds vacuously where the left side has one. reassoc is not a
+  // semantics Z3 can check (verify/reassociation.h) and changes nothing here.
+  FastMath fast_math;
 };
 
 struct Outcome {

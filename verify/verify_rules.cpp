@@ -70,7 +70,8 @@ std::string folder_check(const Rewrite& rewrite, const Counterexample& cex) {
 std::string result_line(const InstanceResult& r) {
   const Rule& rule = *r.rule;
   std::string line = rule.file + ":" + std::to_string(rule.line) + ": " + rule.name + " " +
-                     std::string(dtype_name(r.dtype)) + ": ";
+                     std::string(dtype_name(r.dtype)) +
+                     (rule.fast_math.none() ? "" : " {" + fast_math_text(rule.fast_math) + "}") + ": ";
   switch (r.outcome.verdict) {
     case Verdict::Proved:
       return line + "proved (" + std::string(proof_kind_name(r.outcome.kind)) + ")";
@@ -130,7 +131,7 @@ int write_lock(const std::vector<InstanceResult>& results, const std::string& pa
   RuleLock lock;
   for (const InstanceResult& r : results) {
     lock.entries.push_back({r.rule->name, r.dtype, std::string(proof_kind_name(r.outcome.kind)),
-                            rule_digest(*r.rule, r.dtype)});
+                            rule_digest(*r.rule, r.dtype), r.rule->fast_math});
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << format_rule_lock(lock);
@@ -173,16 +174,20 @@ int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostre
         }
       });
 
-  std::size_t exact = 0, fallback = 0, refuted = 0, unknown = 0;
+  std::size_t exact = 0, fallback = 0, reassoc = 0, refuted = 0, unknown = 0;
   for (const InstanceResult& r : results) {
     switch (r.outcome.verdict) {
-      case Verdict::Proved: ++(r.outcome.kind == ProofKind::Exact ? exact : fallback); break;
+      case Verdict::Proved:
+        ++(r.outcome.kind == ProofKind::Exact ? exact : r.outcome.kind == ProofKind::BvFallback ? fallback : reassoc);
+        break;
       case Verdict::Counterexample: ++refuted; break;
       case Verdict::Unknown: ++unknown; break;
     }
   }
-  out << results.size() << " rule instances: " << exact + fallback << " proved (" << exact << " exact, " << fallback
-      << " bv-fallback), " << refuted << " refuted, " << unknown << " unknown\n";
+  out << results.size() << " rule instances: " << exact + fallback + reassoc << " proved (" << exact << " exact, "
+      << fallback << " bv-fallback";
+  if (reassoc > 0) out << ", " << reassoc << " assumed-reassoc";
+  out << "), " << refuted << " refuted, " << unknown << " unknown\n";
   out.flush();
   const bool all_proved = refuted == 0 && unknown == 0;
   if (options.write_lock) {

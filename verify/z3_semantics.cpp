@@ -27,8 +27,21 @@ z3::expr fits_in(const z3::expr& r, unsigned bits) {
 
 }  // namespace
 
-Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits)
-    : ctx_(ctx), index_model_(index_model), index_bits_(index_bits) {}
+Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits, FastMath fast_math)
+    : ctx_(ctx), index_model_(index_model), index_bits_(index_bits), fast_math_(fast_math) {}
+
+z3::expr Semantics::same(const z3::expr& a, const z3::expr& b, DType dtype) const {
+  if (!is_float(dtype) || !fast_math_.has(FastMathFlag::Nsz)) return a == b;
+  return a == b || (wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, a)) && wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, b)));
+}
+
+z3::expr Semantics::assumed_defined(const z3::expr& value, DType dtype) const {
+  z3::expr ok = ctx_.bool_val(true);
+  if (!is_float(dtype)) return ok;
+  if (fast_math_.has(FastMathFlag::Nnan)) ok = ok && !wrap(ctx_, Z3_mk_fpa_is_nan(ctx_, value));
+  if (fast_math_.has(FastMathFlag::Ninf)) ok = ok && !wrap(ctx_, Z3_mk_fpa_is_infinite(ctx_, value));
+  return ok;
+}
 
 unsigned Semantics::width(DType t) const {
   return t == DType::Index ? index_bits_ : static_cast<unsigned>(bit_width(t));

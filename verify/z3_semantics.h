@@ -25,6 +25,7 @@
 
 #include <z3++.h>
 
+#include "ir/fast_math.h"
 #include "ir/op.h"
 #include "ir/value.h"
 
@@ -51,7 +52,10 @@ struct Conditions {
 
 class Semantics {
  public:
-  Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64);
+  // `fast_math`: the relaxed float semantics the proof may assume (ir/fast_math.h):
+  // nsz changes `same`, nnan and ninf `assumed_defined`; reassoc has no meaning here
+  // (verify/reassociation.h).
+  Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64, FastMath fast_math = {});
 
   z3::context& ctx() const { return ctx_; }
   IndexModel index_model() const { return index_model_; }
@@ -71,7 +75,15 @@ class Semantics {
 
   // The spec's equality of two values of `dtype`: for floats the same IEEE value, NaN
   // equal to NaN and -0.0 different from +0.0 (SMT-LIB's `=` on floats is exactly that).
-  z3::expr same(const z3::expr& a, const z3::expr& b) const { return a == b; }
+  // Under nsz two zeros of either sign are the same too.
+  z3::expr same(const z3::expr& a, const z3::expr& b, DType dtype) const;
+
+  FastMath fast_math() const { return fast_math_; }
+
+  // What the fast-math flags let a proof assume of a value of `dtype` that an operation
+  // takes or produces: not NaN under nnan, not infinite under ninf (a value that is
+  // makes the expression poison, i.e. undefined, as in LLVM). True otherwise.
+  z3::expr assumed_defined(const z3::expr& value, DType dtype) const;
 
   // The integer a value of an integer dtype or BOOL stands for, as a Z3 Int (signed or
   // unsigned reading by dtype). Floats have none: nullopt.
@@ -123,6 +135,7 @@ class Semantics {
   z3::context& ctx_;
   IndexModel index_model_;
   unsigned index_bits_;
+  FastMath fast_math_;
   struct DivMod {
     z3::expr a, b;
     bool floor;

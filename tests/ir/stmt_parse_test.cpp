@@ -199,6 +199,39 @@ TEST(StmtParse, IfWithResultsElifScopesAndCalls) {
       "    return r\n");
 }
 
+// A function's fast-math flags are a decorator; one file holds strict and relaxed
+// functions side by side.
+TEST(StmtParse, FastMathDecorator) {
+  const Program program = parse_ok(
+      "@pl.fast_math(nnan, nsz)\n"
+      "def relaxed(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return x + 0\n"
+      "\n"
+      "def strict(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return x + 0\n"
+      "@fast_math(all)\n"
+      "def everything(x: Scalar[FP64]) -> Scalar[FP64]:\n"
+      "    return x\n");
+  ASSERT_EQ(program.functions.size(), 3u);
+  EXPECT_EQ(program.functions[0].fast_math, FastMath{FastMathFlag::Nsz} | FastMathFlag::Nnan);
+  EXPECT_TRUE(program.functions[1].fast_math.none());
+  EXPECT_EQ(program.functions[2].fast_math, FastMath::all());
+  // Printed in the canonical order, without the prefix.
+  EXPECT_EQ(print_program(Program{{program.functions[0]}}),
+            "@fast_math(nsz, nnan)\ndef relaxed(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n    return x + 0.0\n");
+  expect_round_trip(print_program(program));
+}
+
+TEST(StmtParse, FastMathDecoratorErrors) {
+  EXPECT_EQ(error_of("@inline\ndef f(x: Scalar[FP32]):\n    return x\n"),
+            "line 1, column 2: unknown decorator 'inline' (the only one is @fast_math(flags...))");
+  EXPECT_EQ(error_of("@fast_math(nsz, nzs)\ndef f(x: Scalar[FP32]):\n    return x\n"),
+            "line 1, column 17: expected a fast-math flag (nsz, nnan, ninf, reassoc or all) but found 'nzs'");
+  EXPECT_EQ(error_of("@fast_math(nsz)\nx = 1\n"), "line 2, column 1: expected 'def' after the decorator but found 'x'");
+  EXPECT_EQ(error_of("x = 1\n@fast_math(nsz)\ndef f(x: Scalar[FP32]):\n    return x\n"),
+            "line 2, column 1: a 'def' after top-level statements: write either functions or one fragment");
+}
+
 TEST(StmtParse, ErrorsGiveLineColumnAndReason) {
   EXPECT_EQ(error_of("x: Scalar[INT32] = min(y, 3)\n"),
             "line 1, column 20: the value has dtype INDEX but 'x' is declared INT32");

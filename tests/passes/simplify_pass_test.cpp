@@ -56,6 +56,55 @@ TEST(SimplifySeed, AlgebraicIdentityKeepsXPlusZeroOnFloats) {
                     "    return a\n");
 }
 
+// ... and folds it as the seed shows when the function allows no signed zeros
+// (rules/fastmath.rules: add-zero-nsz), by its own attribute or by the run's flags.
+TEST(SimplifySeed, AlgebraicIdentityFoldsXPlusZeroUnderNsz) {
+  expect_simplifies(R"(@pl.fast_math(nsz)
+def main(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+    a = x + 0
+    b = a * 1
+    return b
+)",
+                    "@fast_math(nsz)\n"
+                    "def main(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+                    "    return x\n");
+
+  PassContext context{rules(), {}};
+  context.expr.fast_math = FastMathFlag::Nsz;  // `eqsat simplify --fast-math nsz`
+  std::vector<PassReport> reports;
+  const Program out = run_pipeline(parse_ok(R"(def main(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+    a = x + 0
+    b = a * 1
+    return b
+)"),
+                                   *parse_pipeline("simplify"), context, reports);
+  EXPECT_EQ(print_program(out), "def main(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n    return x\n");
+}
+
+// Flags are per function: in one file the relaxed function folds and the strict one
+// keeps its IEEE semantics; nnan alone does not fold `x + 0` (it needs nsz).
+TEST(SimplifyFastMath, FlagsArePerFunction) {
+  expect_simplifies(
+      "@fast_math(nnan, nsz)\n"
+      "def relaxed(x: Tensor[[64], FP32], y: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return (y - y) + x * 0.0\n"
+      "def strict(x: Tensor[[64], FP32], y: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return (y - y) + x * 0.0\n"
+      "@fast_math(nnan)\n"
+      "def no_nsz(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return x + 0.0\n",
+      "@fast_math(nsz, nnan)\n"
+      "def relaxed(x: Tensor[[64], FP32], y: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return 0.0\n"
+      "\n\n"
+      "def strict(x: Tensor[[64], FP32], y: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return y - y + x * 0.0\n"
+      "\n\n"
+      "@fast_math(nnan)\n"
+      "def no_nsz(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
+      "    return x + 0.0\n");
+}
+
 TEST(SimplifySeed, AlgebraicIdentityOnIntegersFoldsCompletely) {
   expect_simplifies(
       "def main(x: Tensor[[64], INT32]) -> Tensor[[64], INT32]:\n    a = x + 0\n    b = a * 1\n    return b\n",

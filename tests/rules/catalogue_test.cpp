@@ -15,6 +15,7 @@ struct RuleExample {
   const char* vars = "";    // "x:INT32 p:BOOL"; unlisted names are INDEX
   const char* bounds = "";  // "x:0:9 y:1:"
   const char* assume = "";  // one assumed condition, e.g. "x <= y"
+  const char* fast_math = "";  // the flags granted: "nsz,nnan"
 };
 
 // Single letters p, q, a, b name BOOL variables where the examples need them.
@@ -333,6 +334,28 @@ const RuleExample kExamples[] = {
     {"cast-select-const-int32", "cast(select(p, 3, 4), INT32)", "select(p, const(3, INT32), 4)", "p:BOOL"},
     {"and-mask-in-range", "x & 255", "x", "", "x:0:255"},
     {"shl-shr-lossless", "(x << 3) >> 3", "x", "", "x:0:255"},
+    // ---------------------------------------------------------------- fastmath.rules
+    // Each with exactly the rule's flags; FastMathRules below shows that withholding
+    // any one of them keeps the input.
+    {"add-zero-nsz", "x + 0.0", "x", "x:FP32", "", "", "nsz"},
+    {"add-zero-nsz", "0.0 + x", "x", "x:FP16", "", "", "nsz"},
+    {"zero-sub-nsz", "0.0 - x", "-x", "x:FP64", "", "", "nsz"},
+    {"mul-zero-nnan-nsz", "x * 0.0", "const(0.0, FP32)", "x:FP32", "", "", "nsz,nnan"},
+    {"zero-div-nnan-nsz", "0.0 / x", "const(0.0, BF16)", "x:BF16", "", "", "nsz,nnan"},
+    {"sub-self-nnan", "x - x", "const(0.0, FP32)", "x:FP32", "", "", "nnan"},
+    {"div-self-nnan", "x / x", "const(1.0, FP64)", "x:FP64", "", "", "nnan"},
+    {"eq-self-nnan", "x == x", "True", "x:FP32", "", "", "nnan"},
+    {"ne-self-nnan", "x != x", "False", "x:FP32", "", "", "nnan"},
+    {"le-self-nnan", "x <= x", "True", "x:FP32", "", "", "nnan"},
+    {"le-self-nnan", "x >= x", "True", "x:FP16", "", "", "nnan"},
+    {"not-lt-nnan", "not (x < y)", "y <= x", "x:FP32 y:FP32", "", "", "nnan"},
+    {"not-le-nnan", "not (x <= y)", "y < x", "x:FP32 y:FP32", "", "", "nnan"},
+    {"square-nonneg-nnan", "x * x >= 0.0", "True", "x:FP32", "", "", "nnan"},
+    {"select-lt-min-nnan-nsz", "select(x < y, x, y)", "min(x, y)", "x:FP32 y:FP32", "", "", "nsz,nnan"},
+    {"mul-two-half-ninf", "(x * 2.0) * 0.5", "x", "x:FP32", "", "", "ninf"},
+    {"add-add-const-reassoc", "(x + 1.5) + 2.0", "x + 3.5", "x:FP32", "", "", "reassoc"},
+    {"mul-mul-const-reassoc", "(x * 3.0) * 0.5", "x * 1.5", "x:FP64", "", "", "reassoc"},
+    {"add-const-push-reassoc", "((x + 1.0) + y) + 2.0", "(x + y) + 3.0", "x:FP32 y:FP32", "", "", "reassoc"},
 };
 
 std::string describe(const RuleExample& example) {
@@ -343,6 +366,12 @@ std::string describe(const RuleExample& example) {
   return text;
 }
 
+FastMath fast_math_of(const RuleExample& example) {
+  Result<FastMath> flags = parse_fast_math(example.fast_math);
+  EXPECT_TRUE(flags.ok()) << describe(example);
+  return flags.ok() ? *flags : FastMath{};
+}
+
 class RuleExampleTest : public ::testing::TestWithParam<RuleExample> {};
 
 TEST_P(RuleExampleTest, SimplifiesWithTheRuleAndNotWithoutIt) {
@@ -351,6 +380,7 @@ TEST_P(RuleExampleTest, SimplifiesWithTheRuleAndNotWithoutIt) {
   ASSERT_NE(all.find(example.rule), nullptr) << "no rule named " << example.rule;
   Case c = make_case(example.input, example.vars, example.bounds);
   if (*example.assume) c.assume.push_back(example.assume);
+  c.fast_math = fast_math_of(example);
   const Expr expected = parse_in(c, example.expected);
   ASSERT_TRUE(expected.valid());
 
@@ -374,6 +404,50 @@ std::string example_name(const ::testing::TestParamInfo<RuleExample>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, RuleExampleTest, ::testing::ValuesIn(kExamples), example_name);
+
+// A fast-math rule fires only with all its flags: each example of one, run with any
+// one flag withheld (the others granted), does not reach the rule's result, and
+// neither does strict IEEE.
+TEST(FastMathRules, DoNotFireWithoutTheirFlags) {
+  const RuleSet& all = builtin_rules();
+  int checked = 0;
+  for (const RuleExample& example : kExamples) {
+    const FastMath needed = fast_math_of(example);
+    if (needed.none()) continue;
+    const Rule* rule = all.find(example.rule);
+    ASSERT_NE(rule, nullptr) << example.rule;
+    EXPECT_EQ(rule->fast_math, needed) << describe(example) << ": the example must grant exactly the rule's flags";
+    Case c = make_case(example.input, example.vars, example.bounds);
+    const Expr expected = parse_in(c, example.expected);
+    std::vector<FastMath> fewer = {FastMath{}};
+    for (FastMathFlag flag : {FastMathFlag::Nsz, FastMathFlag::Nnan, FastMathFlag::Ninf, FastMathFlag::Reassoc}) {
+      if (!needed.has(flag)) continue;
+      FastMath rest;
+      for (FastMathFlag other : {FastMathFlag::Nsz, FastMathFlag::Nnan, FastMathFlag::Ninf, FastMathFlag::Reassoc}) {
+        if (other != flag && needed.has(other)) rest |= other;
+      }
+      fewer.push_back(rest);
+    }
+    for (FastMath granted : fewer) {
+      c.fast_math = granted;
+      const Expr output = simplify_with(c, all);
+      EXPECT_FALSE(same_modulo_commutativity(output, expected))
+          << describe(example) << "\n  folds with only {" << fast_math_text(granted) << "}";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 40);
+}
+
+// The flags widen what folds; they never stop the strict rules: x * 1.0 folds under
+// every set of flags, and so does it without any.
+TEST(FastMathRules, StrictRulesRunUnderEveryFlagSet) {
+  for (FastMath flags : {FastMath{}, FastMath{FastMathFlag::Nsz}, FastMath::all()}) {
+    Case c = make_case("x * 1.0", "x:FP32");
+    c.fast_math = flags;
+    EXPECT_EQ(print(simplify_with(c, builtin_rules())), "x") << fast_math_text(flags);
+  }
+}
 
 TEST(Catalogue, EveryRuleHasAnExample) {
   std::set<std::string> covered;

@@ -211,10 +211,41 @@ TEST(RuleFileErrors, HeaderShape) {
             "t.rules:1:4: invalid character '_' in the rule name (names are [a-z0-9-]+)");
   EXPECT_EQ(parse_error("r: x + 0 => x\n"), "t.rules:1:2: expected '[' and the rule's scope after its name");
   EXPECT_EQ(parse_error("r [index x + 0 => x\n"), "t.rules:1:3: missing ']' after the scope");
-  EXPECT_EQ(parse_error("r [index] x + 0 => x\n"), "t.rules:1:11: expected ':' after the scope");
+  EXPECT_EQ(parse_error("r [index] x + 0 => x\n"),
+            "t.rules:1:11: expected ':' (or '{' and fast-math flags) after the scope");
   EXPECT_EQ(parse_error("r [index]: x + 0 = x\n"), "t.rules:1:11: expected '=>' between the left and the right side");
   EXPECT_EQ(parse_error("r [index]:  => x\n"), "t.rules:1:11: empty left side");
   EXPECT_EQ(parse_error("r [index]: x + 0 =>   # nothing\n"), "t.rules:1:20: empty right side");
+}
+
+TEST(RuleFile, FastMathFlagsAfterTheScope) {
+  const std::vector<Rule> rules = parse_ok(
+      "add-zero-nsz [float] {nsz}: x + 0.0 => x\n"
+      "mul-zero [FP32 FP64] { nnan, nsz }: x * 0.0 => 0.0\n"
+      "strict [float]: x * 1.0 => x\n");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].fast_math, FastMath{FastMathFlag::Nsz});
+  EXPECT_EQ(rules[1].fast_math, FastMath{FastMathFlag::Nsz} | FastMathFlag::Nnan);
+  EXPECT_EQ(rules[1].dtypes, (std::vector<DType>{DType::FP32, DType::FP64}));
+  EXPECT_EQ(rules[1].lhs_text, "x * 0.0");
+  EXPECT_TRUE(rules[2].fast_math.none());
+  // Every instance carries the flags: the runner checks them per rewrite.
+  for (const Rewrite& rewrite : rules[1].rewrites) EXPECT_EQ(rewrite.fast_math, rules[1].fast_math);
+}
+
+TEST(RuleFileErrors, FastMathFlags) {
+  EXPECT_EQ(parse_error("r [float] {nzs}: x + 0.0 => x\n"),
+            "t.rules:1:12: unknown fast-math flag 'nzs' (expected nsz, nnan, ninf or reassoc)");
+  EXPECT_EQ(parse_error("r [float] {nsz nsz}: x + 0.0 => x\n"), "t.rules:1:16: fast-math flag 'nsz' given twice");
+  EXPECT_EQ(parse_error("r [float] { }: x + 0.0 => x\n"),
+            "t.rules:1:11: empty fast-math flags: name the flags the rule needs, or omit the braces");
+  EXPECT_EQ(parse_error("r [float] {nsz: x + 0.0 => x\n"), "t.rules:1:11: missing '}' after the fast-math flags");
+  EXPECT_EQ(parse_error("r [float] {nsz} x + 0.0 => x\n"), "t.rules:1:17: expected ':' after the fast-math flags");
+  EXPECT_EQ(parse_error("r [index float] {nsz}: x + 0 => x\n"),
+            "t.rules:1:17: fast-math flags relax float semantics only, but the scope has INDEX (split the rule)");
+  // `all` is for runs; a rule names what it needs.
+  EXPECT_EQ(parse_error("r [float] {all}: x + 0.0 => x\n"),
+            "t.rules:1:12: unknown fast-math flag 'all' (expected nsz, nnan, ninf or reassoc)");
 }
 
 TEST(RuleFileErrors, ContinuationWithoutARule) {

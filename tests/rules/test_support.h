@@ -23,6 +23,7 @@ struct Case {
   std::map<std::string, DType> vars;  // unlisted names are INDEX
   std::map<std::string, std::pair<std::optional<Int>, std::optional<Int>>> bounds;
   std::vector<std::string> assume;
+  FastMath fast_math;  // the flags granted (rules/fastmath.rules)
 };
 
 // A case from compact text: vars "x:INT32 p:BOOL", bounds "x:0:9 y:-3:" (an empty
@@ -87,6 +88,7 @@ inline Expr simplify_with(const Case& c, const RuleSet& rules, bool linear_forms
   std::vector<Rewrite> rewrites = rules.rewrites();
   SimplifyOptions options;
   options.linear_forms = linear_forms;
+  options.fast_math = c.fast_math;
   return simplify_expr(input, facts_of(c), rewrites, options).output;
 }
 

@@ -52,6 +52,43 @@ TEST(RuleLock, RoundTripsAndGatesLoading) {
   EXPECT_NE(refused.error().message.find("'sub-zero' (INDEX) at inline.rules:2"), std::string::npos);
 }
 
+// A rule proved under nsz is never loaded without it: the flags are part of the
+// digest, and the lock line names them.
+TEST(RuleLock, RecordsTheFastMathFlags) {
+  const RuleSet relaxed = rules_of("a [FP32] {nsz}: x + 0.0 => x\n");
+  const RuleSet strict = rules_of("a [FP32]: x + 0.0 => x\n");
+  const Rule& r = relaxed.rules[0];
+  EXPECT_NE(rule_digest(r, DType::FP32), rule_digest(strict.rules[0], DType::FP32));
+
+  RuleLock lock;
+  lock.entries.push_back({r.name, DType::FP32, "exact", rule_digest(r, DType::FP32), r.fast_math});
+  const std::string text = format_rule_lock(lock);
+  EXPECT_NE(text.find("a FP32 exact " + rule_digest(r, DType::FP32) + " nsz\n"), std::string::npos) << text;
+  Result<RuleLock> parsed = parse_rule_lock(text, "rules.lock");
+  ASSERT_TRUE(parsed) << parsed.error().describe();
+  EXPECT_EQ(parsed->entries[0].fast_math, FastMath{FastMathFlag::Nsz});
+  EXPECT_TRUE(require_proved(relaxed, *parsed));
+  // The same rule with its flags dropped is not what was proved.
+  EXPECT_FALSE(require_proved(strict, *parsed));
+
+  // An entry whose flags were edited by hand proves nothing, and says why.
+  RuleLock edited = *parsed;
+  edited.entries[0].fast_math = FastMath{};
+  EXPECT_FALSE(edited.proves(r, DType::FP32));
+  const std::vector<std::string> diffs = lock_differences(relaxed, edited);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_NE(diffs[0].find("proved under fast-math {} but the rule needs {nsz}"), std::string::npos) << diffs[0];
+}
+
+TEST(RuleLock, FastMathFieldErrors) {
+  EXPECT_FALSE(parse_rule_lock("a FP32 exact 0123456789abcdef nzs\n", "l"));
+  EXPECT_FALSE(parse_rule_lock("a FP32 exact 0123456789abcdef nnan,nsz\n", "l"));  // not canonical
+  EXPECT_TRUE(parse_rule_lock("a FP32 assumed-reassoc 0123456789abcdef reassoc\n", "l"));
+  Result<RuleLock> bad = parse_rule_lock("a FP32 assumed-reassoc 0123456789abcdef nsz\n", "l");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "l:1: proof assumed-reassoc for an instance not proved under reassoc");
+}
+
 TEST(RuleLock, ParseErrorsNameTheLine) {
   Result<RuleLock> bad = parse_rule_lock("# header\nadd-zero INDEX exact 123\n", "rules.lock");
   ASSERT_FALSE(bad);
