@@ -54,7 +54,14 @@ class Simplifier {
   SimplifyResult run(const Expr& input, const Facts& facts, FastMath extra = {}) const;
   // The rules, limits, costs and the run's fast-math flags for a pass pipeline (valid
   // while this Simplifier lives); functions add their own flags.
-  PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_, fast_math_}}; }
+  PassContext pass_context() const {
+    SimplifyOptions options;
+    options.limits = limits_;
+    options.costs = &costs_;
+    options.linear_forms = linear_forms_;
+    options.fast_math = fast_math_;
+    return PassContext{rewrites_, options};
+  }
 
   const CostProfile& costs() const { return costs_; }
   const std::vector<Rewrite>& rewrites() const { return rewrites_; }
