@@ -23,7 +23,7 @@ struct IntRange {
 
   static IntRange of(DType dtype, std::optional<Int> lo, std::optional<Int> hi) {
     IntRange r{lo, hi};
-    if (dtype != DType::Index) {
+    if (is_fixed_width_int(dtype) || dtype == DType::Bool) {  // floats have no integer range
       r.lo = std::max(lo.value_or(dtype_min(dtype)), dtype_min(dtype));
       r.hi = std::min(hi.value_or(dtype_max(dtype)), dtype_max(dtype));
     }
