@@ -157,7 +157,9 @@ TEST(Workloads, IterationLimitStopsPos4) {
 
 TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
   ToolRun run = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--scheduler", "simple",
-                           "--node-limit", "500000", "--iter-limit", "30", "--report", "--workload", "pos 3"});
+                           "--node-limit", "500000", "--iter-limit", "30", "--report", "--workload", "pos 3",
+                           // No time limit: a sanitizer build takes longer than the default 5 s.
+                           "--time-limit", "3600"});
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> lines = json_lines(run.out);
   ASSERT_EQ(lines.size(), 1u) << run.out;
