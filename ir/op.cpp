@@ -75,6 +75,15 @@ std::string_view operand_requirement(Op op, DType dtype) {
   }
 }
 
+std::optional<Op> infix_op_spelled(std::string_view symbol) {
+  for (int i = 0; i < kNumOps; ++i) {
+    const auto op = static_cast<Op>(i);
+    const OpInfo& info = op_info(op);
+    if (info.arity == 2 && !info.is_call && info.symbol == symbol) return op;
+  }
+  return std::nullopt;
+}
+
 bool is_commutative(Op op, DType dtype) {
   if ((op == Op::Min || op == Op::Max) && is_float(dtype)) return false;
   return op_info(op).commutative;

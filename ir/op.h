@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "ir/dtype.h"
@@ -76,6 +77,14 @@ struct OpInfo {
 };
 
 const OpInfo& op_info(Op op);
+
+// The binary infix operation spelled `symbol` ("+", "//", "and", ...), from the op
+// table; both parsers (expressions and statements) read operators through it.
+std::optional<Op> infix_op_spelled(std::string_view symbol);
+
+// The precedence level just above `level`: the right operand of a left-associative
+// operator, and each operand of a comparison chain, must bind tighter.
+constexpr Prec tighter(Prec level) { return static_cast<Prec>(static_cast<int>(level) + 1); }
 
 constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 

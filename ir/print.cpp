@@ -70,8 +70,6 @@ struct Printed {
   Prec prec;  // how tightly the text binds: parenthesise when below what the parent needs
 };
 
-Prec tighter(Prec prec) { return static_cast<Prec>(static_cast<int>(prec) + 1); }
-
 std::string within(const Printed& printed, Prec needed) {
   return printed.prec < needed ? "(" + printed.text + ")" : printed.text;
 }

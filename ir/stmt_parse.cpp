@@ -40,17 +40,11 @@ bool is_reserved(std::string_view name) {
   return std::find(kWords.begin(), kWords.end(), name) != kWords.end();
 }
 
+// The infix operation spelled by `token` (names too: `and`, `or`).
 std::optional<Op> infix_op(const StmtToken& token) {
   if (token.kind != StmtTokenKind::Symbol && token.kind != StmtTokenKind::Name) return std::nullopt;
-  for (int i = 0; i < kNumOps; ++i) {
-    const auto op = static_cast<Op>(i);
-    const OpInfo& info = op_info(op);
-    if (info.arity == 2 && !info.is_call && info.symbol == token.text) return op;
-  }
-  return std::nullopt;
+  return infix_op_spelled(token.text);
 }
-
-Prec tighter(Prec level) { return static_cast<Prec>(static_cast<int>(level) + 1); }
 
 // A value being parsed: arithmetic text not yet typed (`pure`), or a built Term.
 struct Piece {

@@ -65,18 +65,11 @@ bool is_reserved(std::string_view name) {
          std::find(kReservedWords.begin(), kReservedWords.end(), name) != kReservedWords.end();
 }
 
-// The infix operation spelled `token`, from the op table.
+// The infix operation spelled by `token` (names too: `and`, `or`).
 std::optional<Op> infix_op(const Token& token) {
   if (token.kind != TokenKind::Symbol && token.kind != TokenKind::Name) return std::nullopt;
-  for (int i = 0; i < kNumOps; ++i) {
-    const auto op = static_cast<Op>(i);
-    const OpInfo& info = op_info(op);
-    if (info.arity == 2 && !info.is_call && info.symbol == token.text) return op;
-  }
-  return std::nullopt;
+  return infix_op_spelled(token.text);
 }
-
-Prec tighter(Prec level) { return static_cast<Prec>(static_cast<int>(level) + 1); }
 
 // The decimal exponent of a float literal's leading significant digit ("0.05e3" -> 1):
 // tells an underflow (negative) from an overflow when from_chars reports out of range.

@@ -21,7 +21,7 @@
 #include "passes/pass_manager.h"
 #include "passes/simplify_expr.h"
 #include "rules/rule.h"
-#include "rules/rule_lock.h"
+#include "tools/engine.h"
 #include "verify/equivalence.h"
 #include "verify/verify_rules.h"
 
@@ -142,31 +142,11 @@ Expr to_expr(const py::object& value, const Facts& facts) {
   return *parsed;
 }
 
-// The rules of a run: the built-in catalogue, or rule files (proved by `locks`, or
-// unproved if the caller insists), loaded once per distinct choice by the caller.
+// The built-in catalogue's rewrites, built on the first call and kept: rebuilding them
+// per call would cost more than most simplifications.
 const std::vector<Rewrite>& builtin_rewrites() {
   static const std::vector<Rewrite> rewrites = builtin_rules().rewrites();  // built once
   return rewrites;
-}
-
-// Rule files are read on every call (they may change between calls); the catalogue's
-// rewrites are built once.
-std::vector<Rewrite> load_rules(const std::optional<std::vector<std::string>>& files,
-                                const std::vector<std::string>& locks, bool allow_unproved) {
-  if (!files) return builtin_rewrites();
-  Result<RuleSet> set = load_rule_files(*files);
-  if (!set) raise(set.error());
-  if (!allow_unproved) {
-    RuleLock lock = builtin_rule_lock();
-    for (const std::string& path : locks) {
-      Result<RuleLock> one = load_rule_lock(path);
-      if (!one) raise(one.error());
-      lock.entries.insert(lock.entries.end(), one->entries.begin(), one->entries.end());
-    }
-    Result<RuleSet> proved = require_proved(*set, lock);
-    if (!proved) raise(proved.error());
-  }
-  return set->rewrites();
 }
 
 py::object value_of(const Expr& e) {
@@ -287,20 +267,32 @@ PYBIND11_MODULE(_eqsat, m) {
            bool allow_unproved, std::size_t iter_limit, std::size_t node_limit, double time_limit) {
           const Facts facts = make_facts(vars, bounds, assume);
           const Expr e = to_expr(input, facts);
+          const RunLimits limits{iter_limit, node_limit, time_limit};
+          if (rule_files) {
+            // Rule files (read on every call) go through the command line's loader: the
+            // same lock check, the same errors, the same algebra (no linear forms).
+            cli::EngineFlags flags;
+            flags.rule_files = *rule_files;
+            flags.rule_lock_files = rule_locks;
+            flags.allow_unproved_rules = allow_unproved;
+            flags.costs_file = costs.value_or("");
+            flags.limits = limits;
+            Result<cli::Simplifier> simplifier = cli::Simplifier::from_flags(flags);
+            if (!simplifier) raise(simplifier.error());
+            py::gil_scoped_release release;
+            return simplifier->run(e, facts);
+          }
           std::optional<CostProfile> profile;
           if (costs) {
             Result<CostProfile> loaded = CostProfile::from_file(*costs);
             if (!loaded) raise(loaded.error());
             profile = *loaded;
           }
-          std::vector<Rewrite> own_rules;
-          if (rule_files) own_rules = load_rules(rule_files, rule_locks, allow_unproved);
-          const std::vector<Rewrite>& rules = rule_files ? own_rules : builtin_rewrites();
           SimplifyOptions options;
-          options.limits = RunLimits{iter_limit, node_limit, time_limit};
+          options.limits = limits;
           options.costs = profile ? &*profile : nullptr;
           py::gil_scoped_release release;
-          return simplify_expr(e, facts, rules, options);
+          return simplify_expr(e, facts, builtin_rewrites(), options);
         });
 
   m.def("simplify_program",

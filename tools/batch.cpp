@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -117,21 +118,21 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CaseOptions&
                           simplifier.costs().name() + "' forbids");
   }
   const std::string output = print(result.output);
+  std::optional<CheckOutcome> checked;
   if (check.verify) {
-    CheckOutcome checked = check_result(*expr, result.output, *facts, check, fast_math);
-    if (outcome != nullptr) *outcome = checked;
-    if (checked.kind == CheckOutcome::Kind::Differs) {
+    checked = check_result(*expr, result.output, *facts, check, fast_math);
+    if (outcome != nullptr) *outcome = *checked;
+    if (checked->kind == CheckOutcome::Kind::Differs) {
       return with_error(std::move(case_object),
-                        "verify: the output '" + output + "' is not equal to the input: " + checked.detail);
+                        "verify: the output '" + output + "' is not equal to the input: " + checked->detail);
     }
-    case_object["output"] = output;
-    case_object["cost"] = result.cost.value();
-    case_object["verified"] = checked.detail;
-  } else {
-    case_object["output"] = output;
-    case_object["cost"] = result.cost.value();
   }
-  if (options.time_runs > 0) case_object["us"] = median_microseconds(*expr, *facts, *case_fast_math, simplifier, options.time_runs);
+  case_object["output"] = output;
+  case_object["cost"] = result.cost.value();
+  if (checked) case_object["verified"] = checked->detail;
+  if (options.time_runs > 0) {
+    case_object["us"] = median_microseconds(*expr, *facts, *case_fast_math, simplifier, options.time_runs);
+  }
   if (simplifier.report()) case_object["report"] = Json::parse(result.report.to_json());
   return case_object;
 }

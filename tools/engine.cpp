@@ -21,8 +21,23 @@ std::string non_negative(std::string& text) {
 
 }  // namespace
 
-void add_engine_flags(CLI::App& command, EngineFlags& flags) {
+void add_limit_flags(CLI::App& command, RunLimits& limits) {
   const CLI::Validator limit(non_negative, "");
+  command.add_option("--iter-limit", limits.max_iterations, "Saturation iterations per expression")
+      ->type_name("N")
+      ->check(limit)
+      ->capture_default_str();
+  command.add_option("--node-limit", limits.max_nodes, "E-nodes per expression")
+      ->type_name("N")
+      ->check(limit)
+      ->capture_default_str();
+  command.add_option("--time-limit", limits.max_seconds, "Seconds per expression")
+      ->type_name("SECONDS")
+      ->check(limit)
+      ->capture_default_str();
+}
+
+void add_engine_flags(CLI::App& command, EngineFlags& flags) {
   // One value per occurrence, so that `--rules a.rules IN` never swallows IN.
   command
       .add_option("--rules", flags.rule_files,
@@ -44,18 +59,7 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
                    "Rule development only: run rules that no lock proves sound");
   command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
       ->type_name("FILE");
-  command.add_option("--iter-limit", flags.limits.max_iterations, "Saturation iterations per expression")
-      ->type_name("N")
-      ->check(limit)
-      ->capture_default_str();
-  command.add_option("--node-limit", flags.limits.max_nodes, "E-nodes per expression")
-      ->type_name("N")
-      ->check(limit)
-      ->capture_default_str();
-  command.add_option("--time-limit", flags.limits.max_seconds, "Seconds per expression")
-      ->type_name("SECONDS")
-      ->check(limit)
-      ->capture_default_str();
+  add_limit_flags(command, flags.limits);
   command
       .add_option("--fast-math", flags.fast_math,
                   "Grant relaxed float semantics to the rules: a comma-separated list of nsz (no "

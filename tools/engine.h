@@ -42,6 +42,10 @@ struct EngineFlags {
 // Registers the flags above on a command.
 void add_engine_flags(CLI::App& command, EngineFlags& flags);
 
+// Only --iter-limit, --node-limit and --time-limit (non-negative; `inf` allowed), for
+// commands that choose their rules their own way (`eqsat saturate`).
+void add_limit_flags(CLI::App& command, RunLimits& limits);
+
 // The rules, costs and limits, loaded once and used for every expression of a run.
 class Simplifier {
  public:

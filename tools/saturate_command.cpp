@@ -173,18 +173,7 @@ Command add_saturate_command(CLI::App& app) {
   command->add_option("--ban-length", flags->backoff.ban_length, "backoff: iterations of a first ban")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  command->add_option("--iter-limit", flags->limits.max_iterations, "Iterations")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  command->add_option("--node-limit", flags->limits.max_nodes, "E-nodes")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  command->add_option("--time-limit", flags->limits.max_seconds, "Seconds")
-      ->type_name("SECONDS")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  add_limit_flags(*command, flags->limits);
   command->add_flag("--report", flags->report, "Print the full report as one JSON object");
   return {command, [flags] { return run_saturate(*flags); }};
 }
