@@ -75,13 +75,18 @@ class StmtParser {
   Result<Program> run() {
     Program program;
     skip_newlines();
-    if (peek().is("def")) {
+    if (peek().is("def") || peek().is("@")) {
       while (!error_ && peek().kind != StmtTokenKind::End) {
+        std::vector<Decorator> decorators;
+        while (!error_ && peek().is("@")) decorators.push_back(parse_decorator());
+        if (error_) break;
         if (!peek().is("def")) {
-          fail_at(peek(), "expected 'def': a file with functions holds only functions");
+          fail_at(peek(), decorators.empty() ? "expected 'def': a file with functions holds only functions"
+                                             : "expected 'def' after a decorator");
           break;
         }
         program.functions.push_back(parse_function());
+        program.functions.back().decorators = std::move(decorators);
         skip_newlines();
       }
     } else {
@@ -152,6 +157,47 @@ class StmtParser {
   }
 
   // ---- functions and blocks ----
+  // '@' name ['(' [arg (',' arg)*] ')'] NEWLINE, arg: STRING | name '=' (NUMBER | name | STRING)
+  Decorator parse_decorator() {
+    Decorator d;
+    d.line = peek().line;
+    d.column = peek().column;
+    advance();  // @
+    d.name = std::string(without_pl(expect_name("a decorator name")));
+    if (error_) return d;
+    if (peek().is("(")) {
+      advance();
+      while (!error_ && !peek().is(")")) {
+        DecoratorArg arg;
+        arg.line = peek().line;
+        arg.column = peek().column;
+        if (peek().kind == StmtTokenKind::Name && peek(1).is("=")) {
+          arg.key = std::string(advance().text);
+          advance();  // =
+        }
+        const StmtToken& value = peek();
+        if (value.kind == StmtTokenKind::String) {
+          arg.value = std::string(value.text.substr(1, value.text.size() - 2));
+          arg.is_string = true;
+        } else if ((value.kind == StmtTokenKind::Number || value.kind == StmtTokenKind::Name) && !arg.key.empty()) {
+          arg.value = std::string(value.text);
+        } else {
+          fail_at(value, std::string("expected ") + (arg.key.empty() ? "a string or key=value" : "a value") +
+                             " in the decorator's arguments but found " + describe(value));
+          return d;
+        }
+        advance();
+        d.args.push_back(std::move(arg));
+        if (!peek().is(",")) break;
+        advance();
+      }
+      if (!expect(")")) return d;
+    }
+    expect_newline();
+    skip_newlines();
+    return d;
+  }
+
   Function parse_function() {
     Function f;
     env_.clear();
@@ -856,6 +902,10 @@ class StmtParser {
 
   Piece parse_primary() {
     const StmtToken t = peek();
+    if (t.kind == StmtTokenKind::String) {
+      fail_at(t, "a string stands only in a decorator's arguments (@costs(\"div-expensive\"))");
+      return Piece{};
+    }
     if (t.kind == StmtTokenKind::Number) {
       advance();
       return pure_piece(t.offset, t.offset + t.text.size(), t);

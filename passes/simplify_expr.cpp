@@ -1,6 +1,6 @@
 #include "passes/simplify_expr.h"
 
-#include "extract/extractor.h"
+#include "extract/extract.h"
 
 namespace eqsat {
 
@@ -14,9 +14,8 @@ SimplifyResult simplify_expr(const Expr& input, const Facts& facts, std::span<co
   ClassId root = egraph.add_expr(input);
   RunReport report = run_rewrites(egraph, rules, options.limits);
 
-  TreeExtractor extractor(egraph, costs);
-  Extracted best = extractor.extract(root);
-  return SimplifyResult{best.expr, best.cost, std::move(report)};
+  Extraction best = extract_best(egraph, costs, root, options.extract);
+  return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
 }  // namespace eqsat

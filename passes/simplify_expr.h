@@ -10,18 +10,21 @@
 #include "egraph/rewrite.h"
 #include "egraph/runner.h"
 #include "extract/cost.h"
+#include "extract/extract.h"
 #include "passes/facts.h"
 
 namespace eqsat {
 
 struct SimplifyOptions {
   RunLimits limits;
-  const CostProfile* costs = nullptr;  // nullptr: the unit profile (cost = node count)
+  const CostProfile* costs = nullptr;  // nullptr: the default profile (cost = node count)
+  ExtractOptions extract;              // which extractor (default: tree)
 };
 
 struct SimplifyResult {
-  Expr output;
-  Cost cost;
+  Expr output;         // invalid when every form uses an operation the profile forbids
+  Cost cost;           // the profile's (weighted) cost of `output`
+  bool optimal = false;  // the extractor proved no form in the e-graph cheaper
   RunReport report;
 };
 

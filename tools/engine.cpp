@@ -42,8 +42,15 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
       ->allow_extra_args(false);
   command.add_flag("--allow-unproved-rules", flags.allow_unproved_rules,
                    "Rule development only: run rules that no lock proves sound");
-  command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
-      ->type_name("FILE");
+  command
+      .add_option("--costs", flags.costs_file,
+                  "Cost profile: a shipped one by name (default, div-expensive, op-count) or a JSON file "
+                  "(docs/cost-tuning.md); default: every node costs 1")
+      ->type_name("PROFILE");
+  command.add_option("--extractor", flags.extractor, "tree (fastest, default) or dag (counts shared subterms once)")
+      ->type_name("KIND")
+      ->check(CLI::IsMember({"tree", "dag"}))
+      ->capture_default_str();
   command.add_option("--iter-limit", flags.limits.max_iterations, "Saturation iterations per expression")
       ->type_name("N")
       ->check(limit)
@@ -64,8 +71,13 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   Simplifier simplifier;
   simplifier.limits_ = flags.limits;
   simplifier.report_ = flags.report;
+  if (auto kind = parse_extractor_kind(flags.extractor)) {
+    simplifier.extract_.kind = *kind;
+  } else {
+    return Error{"--extractor: expected tree or dag, got '" + flags.extractor + "'"};
+  }
   if (!flags.costs_file.empty()) {
-    Result<CostProfile> costs = CostProfile::from_file(flags.costs_file);
+    Result<CostProfile> costs = CostProfile::resolve(flags.costs_file);
     if (!costs) return costs.error();
     simplifier.costs_ = *costs;
   }
@@ -111,10 +123,7 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
 }
 
 SimplifyResult Simplifier::run(const Expr& input, const Facts& facts) const {
-  SimplifyOptions options;
-  options.limits = limits_;
-  options.costs = &costs_;
-  return simplify_expr(input, facts, rewrites_, options);
+  return simplify_expr(input, facts, rewrites_, options());
 }
 
 int fail(const std::string& message) {

@@ -3,7 +3,9 @@
 //
 //   --rules FILE       use these rule files instead of the built-in catalogue (repeatable)
 //   --add-rules FILE   use these rule files as well as the catalogue (repeatable)
-//   --costs FILE       a JSON cost profile (extract/cost.h); default: unit (cost = nodes)
+//   --costs PROFILE    a shipped profile's name or a JSON file (extract/cost.h);
+//                      default: the built-in default profile (cost = nodes)
+//   --extractor KIND   tree (default) or dag (extract/extract.h)
 //   --iter-limit N     saturation iterations per expression        (default 30)
 //   --node-limit N     e-nodes per expression                      (default 10000)
 //   --time-limit S     seconds per expression                      (default 5)
@@ -12,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,7 +33,8 @@ struct EngineFlags {
   std::vector<std::string> extra_rule_files;
   std::vector<std::string> rule_lock_files;  // locks proving the rules of those files
   bool allow_unproved_rules = false;
-  std::string costs_file;  // empty: the unit profile
+  std::string costs_file;  // a shipped profile's name or a file; empty: the default profile
+  std::string extractor = "tree";
   RunLimits limits;
   bool report = false;
 };
@@ -47,7 +51,10 @@ class Simplifier {
 
   SimplifyResult run(const Expr& input, const Facts& facts) const;
   // The rules, limits and costs for a pass pipeline (valid while this Simplifier lives).
-  PassContext pass_context() const { return PassContext{rewrites_, SimplifyOptions{limits_, &costs_}}; }
+  PassContext pass_context() const { return PassContext{rewrites_, options(), {}}; }
+  // The limits, costs and extractor for simplify_expr (valid while this Simplifier lives).
+  SimplifyOptions options() const { return SimplifyOptions{limits_, &costs_, extract_}; }
+  std::span<const Rewrite> rewrites() const { return rewrites_; }
 
   const CostProfile& costs() const { return costs_; }
   bool report() const { return report_; }
@@ -57,6 +64,7 @@ class Simplifier {
 
   std::vector<Rewrite> rewrites_;
   CostProfile costs_ = CostProfile::unit();
+  ExtractOptions extract_;
   RunLimits limits_;
   bool report_ = false;
 };

@@ -27,7 +27,7 @@ Program parse_ok(const std::string& text) {
 std::string run(const std::string& pipeline, const std::string& text) {
   Result<std::vector<const PassInfo*>> passes = parse_pipeline(pipeline);
   EXPECT_TRUE(passes.ok());
-  PassContext context{rules(), {}};
+  PassContext context{rules(), {}, {}};
   std::vector<PassReport> reports;
   return print_program(run_pipeline(parse_ok(text), *passes, context, reports));
 }
