@@ -45,13 +45,33 @@ std::string class_label(ClassId id, const ClassData& data) {
 
 }  // namespace
 
-std::string egraph_to_dot(const EGraph& egraph, const Selection& selection, ClassId root) {
+std::string egraph_to_dot(const EGraph& egraph, const Selection& selection, ClassId root, bool all_classes) {
   root = egraph.find(root);
   std::ostringstream out;
   out << "digraph egraph {\n"
       << "  compound=true;\n"
       << "  node [shape=box, fontname=\"monospace\"];\n";
-  const std::vector<ClassId> ids = egraph.class_ids();
+  std::vector<ClassId> ids = egraph.class_ids();
+  if (!all_classes) {
+    // The classes reachable from the root through any node, in id order.
+    std::vector<bool> reached(ids.empty() ? 0 : ids.back().value + 1, false);
+    std::vector<ClassId> work = {root};
+    reached[root.value] = true;
+    while (!work.empty()) {
+      const ClassId id = work.back();
+      work.pop_back();
+      for (const ENode& node : egraph.eclass(id).nodes) {
+        for (ClassId child : node.children) {
+          const ClassId c = egraph.find(child);
+          if (!reached[c.value]) {
+            reached[c.value] = true;
+            work.push_back(c);
+          }
+        }
+      }
+    }
+    std::erase_if(ids, [&](ClassId id) { return !reached[id.value]; });
+  }
   // Only the chosen nodes of the extracted term are marked (the selection also holds a
   // choice for classes the term does not use).
   std::vector<bool> in_term(selection.size(), false);

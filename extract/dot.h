@@ -16,6 +16,8 @@
 
 namespace eqsat {
 
-std::string egraph_to_dot(const EGraph& egraph, const Selection& selection, ClassId root);
+// `all_classes`: every class, not only those reachable from the root (facts add
+// classes of their own, True and False among them).
+std::string egraph_to_dot(const EGraph& egraph, const Selection& selection, ClassId root, bool all_classes = false);
 
 }  // namespace eqsat

@@ -17,13 +17,15 @@ namespace {
 struct DotFlags {
   ExprCaseFlags expr_case;
   std::string output;
+  bool all_classes = false;
 };
 
 int run_dot(const DotFlags& flags) {
   Result<ExprCase> c = load_expr_case(flags.expr_case);
   if (!c) return fail(c.error().describe());
   SaturatedCase saturated = saturate_expr(c->expr, c->facts, c->simplifier.rewrites(), c->simplifier.options());
-  const std::string dot = egraph_to_dot(saturated.egraph, saturated.extraction.selection, saturated.root);
+  const std::string dot =
+      egraph_to_dot(saturated.egraph, saturated.extraction.selection, saturated.root, flags.all_classes);
   if (flags.output.empty() || flags.output == "-") {
     std::cout << dot << std::flush;
     return 0;
@@ -42,6 +44,8 @@ Command add_dot_command(CLI::App& app) {
       "Takes simplify-expr's flags. One cluster per e-class; the extracted nodes are filled.\n"
       "  eqsat dot 'x + x' | dot -Tsvg > egraph.svg");
   add_expr_case_flags(*command, flags->expr_case);
+  command->add_flag("--all", flags->all_classes,
+                    "Draw every e-class, not only those reachable from EXPR's (facts add their own)");
   command->add_option("-o,--output", flags->output, "Write to FILE instead of stdout")->type_name("FILE");
   return {command, [flags] { return run_dot(*flags); }};
 }
