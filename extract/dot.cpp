@@ -37,7 +37,8 @@ std::string class_label(ClassId id, const ClassData& data) {
   label << "c" << id.value << " " << dtype_name(data.dtype);
   if (data.constant) {
     label << " = " << value_text(*data.constant);
-  } else if (!data.interval.is_all() && (is_integer(data.dtype) || data.dtype == DType::Bool)) {
+  } else if (!data.interval.is_all() && !(data.interval == Interval::of_dtype(data.dtype)) &&
+             (is_integer(data.dtype) || data.dtype == DType::Bool)) {
     label << " in " << data.interval.to_string();
   }
   return label.str();
