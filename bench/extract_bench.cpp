@@ -1,7 +1,7 @@
 // The extractors compared on the corpora: time to extract every case of a corpus from
 // its saturated e-graph, and the cost of what each extractor finds.
 //
-//   build/bin/bench_extract_bench [--benchmark_filter=...]
+//   build/bin/extract_bench [--benchmark_filter=...]
 //
 // Each corpus is saturated once, before timing (the default limits of `eqsat batch`).
 // A benchmark is one corpus x one profile x one extractor; its counters:

@@ -66,11 +66,16 @@ uint32_t EGraph::intern_constant(const Value& value) {
 ENode EGraph::canonicalize(ENode node) const {
   for (ClassId& child : node.children) child = find(child);
   // Commutative operations keep their operands in class-id order, so that `a + b` and
-  // `b + a` are one node and no commutativity rule is needed.
-  if (is_commutative(node.op, node.dtype) && node.children[1] < node.children[0]) {
+  // `b + a` are one node and no commutativity rule is needed (unless turned off).
+  if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
     std::swap(node.children[0], node.children[1]);
   }
   return node;
+}
+
+void EGraph::set_builtin_commutativity(bool on) {
+  assert(classes_.empty() && "built-in commutativity changes node identity: set it while empty");
+  builtin_commutativity_ = on;
 }
 
 std::optional<ClassId> EGraph::lookup(ENode node) const {

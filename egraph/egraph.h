@@ -47,6 +47,20 @@ class EGraph {
   Explainer* explainer() { return explain_.get(); }
   const Explainer* explainer() const { return explain_.get(); }
 
+  // --- Built-in commutativity. ---
+  // On by default: the children of a commutative operation (is_commutative in ir/op.h)
+  // are kept in class-id order, so `a + b` and `b + a` are one node, and patterns match
+  // such nodes in both operand orders (egraph/pattern.h); no commutativity rule is
+  // needed. Off, every operand order is a node of its own and commutativity must be
+  // written as rules, as other engines (egg) do: the standard workloads
+  // (../shared/spec/egraph-workloads.md) count nodes that way. Set only while empty.
+  void set_builtin_commutativity(bool on);
+  bool builtin_commutativity() const { return builtin_commutativity_; }
+  // Whether nodes of `op` on `dtype` keep their two operands sorted.
+  bool sorts_operands(Op op, DType dtype) const {
+    return builtin_commutativity_ && is_commutative(op, dtype);
+  }
+
   // --- Leaves: variable names and constants are interned; nodes refer to them. ---
   uint32_t intern_symbol(std::string_view name);
   const std::string& symbol_name(uint32_t symbol) const { return symbols_[symbol]; }
@@ -122,6 +136,8 @@ class EGraph {
   std::unordered_map<uint32_t, Interval> var_intervals_;                    // by symbol
   std::size_t contradictions_ = 0;
   std::unique_ptr<Explainer> explain_;
+
+  bool builtin_commutativity_ = true;
 };
 
 }  // namespace eqsat

@@ -124,7 +124,7 @@ Expr Explainer::term(const EGraph& egraph, ClassId id) const {
 void Explainer::add_congruences(const EGraph& egraph) {
   auto canonical = [&](ENode node) {
     for (ClassId& child : node.children) child = egraph.find(child);
-    if (is_commutative(node.op, node.dtype) && node.children[1] < node.children[0]) {
+    if (egraph.sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
       std::swap(node.children[0], node.children[1]);
     }
     return node;

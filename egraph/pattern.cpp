@@ -77,7 +77,7 @@ class Matcher {
         for (const ENode& node : eclass.nodes) {
           if (node.op != pnode.op || node.dtype != pnode.dtype) continue;
           match_children(pnode, node, 0, false, subst, next);
-          if (is_commutative(node.op, node.dtype) && node.children[0] != node.children[1]) {
+          if (egraph_.sorts_operands(node.op, node.dtype) && node.children[0] != node.children[1]) {
             match_children(pnode, node, 0, true, subst, next);
           }
         }

@@ -5,7 +5,8 @@
 // the class each variable stands for. A variable marked `const_only` matches only a
 // class whose constant analysis knows its value (written `c`, `c0`, `c1`, ... in rules).
 // Commutative operations are matched in both operand orders, because the e-graph
-// stores them in one canonical order only.
+// stores them in one canonical order only (unless its built-in commutativity is off:
+// then each order is a node of its own and is matched as it stands).
 #pragma once
 
 #include <boost/container/small_vector.hpp>

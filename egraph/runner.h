@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "egraph/egraph.h"
 #include "egraph/rewrite.h"
@@ -22,8 +23,32 @@ struct RunLimits {
   double max_seconds = 5.0;
 };
 
+// Which rules are searched in an iteration.
+//   Simple:  every rule, every iteration (the semantics of the standard workloads).
+//   Backoff: egg's BackoffScheduler. A rule whose search finds more than its match
+//            limit (match_limit << times banned) matches is not applied but banned for
+//            ban_length << times banned iterations (so each ban doubles the next limit
+//            and length). The run is saturated only when nothing changed and no rule is
+//            banned; when nothing changed while rules are banned, their bans are cut
+//            short (egg's fast-forward) so that the next iteration searches them.
+struct Scheduler {
+  enum class Kind { Simple, Backoff };
+  Kind kind = Kind::Simple;
+  std::size_t match_limit = 1000;  // egg's defaults
+  std::size_t ban_length = 5;
+};
+
 enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit };
 std::string_view stop_reason_name(StopReason reason);  // "saturated", "iteration-limit", ...
+
+// One iteration: the e-graph at its start and what its search found.
+struct IterationStats {
+  std::size_t nodes = 0;    // canonical e-nodes at the start of the iteration
+  std::size_t classes = 0;  // e-classes at the start of the iteration
+  std::size_t matches = 0;  // matches the search found and kept (backoff: of unbanned rules)
+  std::size_t merges = 0;   // applications that made two different classes equal
+  std::size_t banned = 0;   // rules not applied this iteration (backoff)
+};
 
 struct RunReport {
   StopReason stop_reason = StopReason::Saturated;
@@ -33,10 +58,16 @@ struct RunReport {
   double seconds = 0.0;
   // Times each rule's application made two different classes equal, by rule name.
   std::map<std::string, std::size_t> rule_fires;
+  // Where the time went (seconds also counts the initial rebuild and the checks).
+  double search_seconds = 0.0;
+  double apply_seconds = 0.0;
+  double rebuild_seconds = 0.0;
+  std::vector<IterationStats> per_iteration;
 
   std::string to_json() const;  // one JSON object, for --report
 };
 
-RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {});
+RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {},
+                       const Scheduler& scheduler = {});
 
 }  // namespace eqsat

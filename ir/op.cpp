@@ -43,6 +43,38 @@ constexpr std::array<OpInfo, kNumOps> kOps = {{
 
 const OpInfo& op_info(Op op) { return kOps[static_cast<int>(op)]; }
 
+std::string_view operand_requirement(Op op, DType dtype) {
+  switch (op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+    case Op::Min:
+    case Op::Max:
+    case Op::Abs:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      return is_integer(dtype) || is_float(dtype) ? "" : "integer or float";
+    case Op::FloorDiv:
+    case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
+    case Op::BitAnd:
+    case Op::BitOr:
+    case Op::BitXor:
+    case Op::BitNot:
+    case Op::Shl:
+    case Op::Shr:
+      return is_integer(dtype) ? "" : "integer";
+    case Op::Div:
+      return is_float(dtype) ? "" : "float";
+    default:
+      return "";  // == != select take any dtype
+  }
+}
+
 bool is_commutative(Op op, DType dtype) {
   if ((op == Op::Min || op == Op::Max) && is_float(dtype)) return false;
   return op_info(op).commutative;

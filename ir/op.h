@@ -85,4 +85,9 @@ constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 // `a < b ? a : b` returns b), so min(0.0, f) and min(f, 0.0) may differ.
 bool is_commutative(Op op, DType dtype);
 
+// Which operand dtypes an operation accepts, for error messages ("integer", "float",
+// "integer or float"); empty when operands of `dtype` are fine. Logic (and, or, not)
+// takes BOOL, and ==, !=, select any dtype.
+std::string_view operand_requirement(Op op, DType dtype);
+
 }  // namespace eqsat

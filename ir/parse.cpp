@@ -38,39 +38,6 @@ std::span<const SyntaxPtr> typed_together(const Syntax& node) {
   return node.op == Op::Select ? args.subspan(1) : args;
 }
 
-// Which dtypes an operation accepts for its operands; empty when `dtype` is fine.
-std::string_view unmet_requirement(Op op, DType dtype) {
-  switch (op) {
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Neg:
-    case Op::Min:
-    case Op::Max:
-    case Op::Abs:
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-      return is_integer(dtype) || is_float(dtype) ? "" : "integer or float";
-    case Op::FloorDiv:
-    case Op::FloorMod:
-    case Op::TruncDiv:
-    case Op::TruncMod:
-    case Op::BitAnd:
-    case Op::BitOr:
-    case Op::BitXor:
-    case Op::BitNot:
-    case Op::Shl:
-    case Op::Shr:
-      return is_integer(dtype) ? "" : "integer";
-    case Op::Div:
-      return is_float(dtype) ? "" : "float";
-    default:
-      return "";  // == != select take any dtype
-  }
-}
-
 std::string name_of(DType dtype) { return std::string(dtype_name(dtype)); }
 
 class TypeChecker {
@@ -197,7 +164,7 @@ class TypeChecker {
   Expr operation(const Syntax& node, std::optional<DType> hint) {
     const DType dtype = operand_dtype(node, hint);
     if (error_) return Expr();
-    if (std::string_view need = unmet_requirement(node.op, dtype); !need.empty()) {
+    if (std::string_view need = operand_requirement(node.op, dtype); !need.empty()) {
       return fail(
           "'" + node.text + "' needs " + std::string(need) + " operands, got " + name_of(dtype),
           node.column);

@@ -15,13 +15,14 @@ const CostProfile& profile_of(const SimplifyOptions& options) {
 }
 
 // The exact term of the selection under `id`, written as selection_expr writes it
-// (a constant operand of a commutative operation last): its id, for the proof's end.
+// (a constant operand of a commutative operation last, when the e-graph sorts operands
+// so that both orders are one node): its id, for the proof's end.
 ClassId add_selected(EGraph& egraph, const Selection& selection, ClassId id) {
   const ENode& chosen = *selection[egraph.find(id).value];
   ENode exact = chosen;
   for (ClassId& child : exact.children) child = add_selected(egraph, selection, child);
   auto is_const = [&](ClassId c) { return selection[egraph.find(c).value]->op == Op::Const; };
-  if (exact.children.size() == 2 && is_commutative(exact.op, exact.dtype) && is_const(exact.children[0]) &&
+  if (exact.children.size() == 2 && egraph.sorts_operands(exact.op, exact.dtype) && is_const(exact.children[0]) &&
       !is_const(exact.children[1])) {
     std::swap(exact.children[0], exact.children[1]);
   }

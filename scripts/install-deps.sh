@@ -8,6 +8,7 @@ packages=(
   libboost-dev libtbb-dev libz3-dev z3
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
+  python3-dev pybind11-dev python3-pytest
 )
 
 missing=()

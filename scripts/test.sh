@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command, and what CI runs: build and run the whole test suite,
 # check that the rule lock is current and that Z3 proves every rule of the catalogue,
-# run the differential fuzzer on 2000 fixed-seed cases, then build and test again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# run the differential fuzzer on 2000 fixed-seed cases, then build and test again
+# under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-asan  skip the sanitizer build (a quicker local check)
 set -euo pipefail
@@ -28,7 +29,7 @@ echo "== every rule of the catalogue is proved sound by Z3"
 tail -n 1 "$root/build/verify-rules.txt"
 echo "== differential fuzzing: 2000 fixed-seed random cases, each result proved equal by Z3"
 # Prints minimized reproducers (batch format) and exits 1 on any failing case.
-"$root/build/bin/eqsat" fuzz --seed 1 --cases 2000 -j "$jobs" --timeout 10 --no-progress
+"$root/build/bin/eqsat" fuzz --seed 1 --cases 2000 -j "$jobs" --timeout 5 --no-progress
 
 if [ "${1:-}" != "--no-asan" ]; then
   echo "== build and test with ASan+UBSan (build-asan/)"

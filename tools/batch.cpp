@@ -1,5 +1,8 @@
 #include "tools/batch.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <exception>
 #include <utility>
 #include <vector>
@@ -14,7 +17,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // Members a run writes; an input that already has them is the output of an earlier run.
-constexpr const char* kResultMembers[] = {"output", "cost", "error", "report", "verified"};
+constexpr const char* kResultMembers[] = {"output", "cost", "error", "report", "verified", "us"};
 
 // Deeper JSON is refused (see nested_deeper_than); real cases nest two or three levels.
 constexpr std::size_t kMaxJsonDepth = 100;
@@ -62,9 +65,29 @@ std::string_view type_name(const Json& value) {
   return "null";
 }
 
+// The median time of `runs` more simplifications of a case whose first run is done
+// (the warm-up), in microseconds with one decimal.
+double median_microseconds(const Expr& input, const Facts& facts, const Simplifier& simplifier, unsigned runs) {
+  std::vector<double> times;
+  times.reserve(runs);
+  for (unsigned i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    SimplifyResult result = simplifier.run(input, facts);
+    const auto stop = std::chrono::steady_clock::now();
+    times.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
+  }
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(runs / 2), times.end());
+  double median = times[runs / 2];
+  if (runs % 2 == 0) {
+    median = (median + *std::max_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(runs / 2))) / 2;
+  }
+  return std::round(median * 10) / 10;
+}
+
 }  // namespace
 
-Json run_case(Json case_object, const Simplifier& simplifier, const CheckFlags& check, CheckOutcome* outcome) {
+Json run_case(Json case_object, const Simplifier& simplifier, const CaseOptions& options, CheckOutcome* outcome) {
+  const CheckFlags& check = options.check;
   for (const char* key : kResultMembers) case_object.erase(key);
 
   auto input = case_object.find("input");
@@ -103,12 +126,14 @@ Json run_case(Json case_object, const Simplifier& simplifier, const CheckFlags& 
     case_object["output"] = output;
     case_object["cost"] = result.cost.value();
   }
+  if (options.time_runs > 0) case_object["us"] = median_microseconds(*expr, *facts, simplifier, options.time_runs);
   if (simplifier.report()) case_object["report"] = Json::parse(result.report.to_json());
   return case_object;
 }
 
 std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier,
-                           const CheckFlags& check, BatchTally* tally) {
+                           const CaseOptions& options, BatchTally* tally) {
+  const CheckFlags& check = options.check;
   if (line.ends_with('\r')) line.remove_suffix(1);
   const std::string where = "line " + std::to_string(line_number) + ": ";
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
@@ -129,7 +154,7 @@ std::string run_batch_line(std::string_view line, std::size_t line_number, const
         Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
   }
   CheckOutcome outcome;
-  Json result = run_case(std::move(case_object), simplifier, check, &outcome);
+  Json result = run_case(std::move(case_object), simplifier, options, &outcome);
   if (tally != nullptr && check.verify && result.contains("input")) {
     if (outcome.kind == CheckOutcome::Kind::Unknown && result.contains("verified")) ++tally->unknown;
     if (outcome.kind == CheckOutcome::Kind::Differs) {

@@ -23,13 +23,22 @@
 
 namespace eqsat::cli {
 
+// What a run adds to each case besides `output` and `cost`.
+struct CaseOptions {
+  CheckFlags check;  // --verify: `verified`
+  // --time R: `us`, the median over R runs (after one warm-up run, which gives the
+  // output) of the microseconds Simplifier::run takes on this case; parsing and
+  // printing excluded. 0: no timing.
+  unsigned time_runs = 0;
+};
+
 // Simplifies one case object (adds `output` and `cost`, `report` when asked for, or
-// `error`). With `check.verify`, the output is proved equal to the input and
+// `error`). With `options.check.verify`, the output is proved equal to the input and
 // `verified` says how ("proved", "unknown: timeout 10 s"); an output that is not equal
 // is withheld and `error` gives the counterexample. `outcome`, when given, receives the
 // check's outcome (left untouched when no output was checked).
 nlohmann::ordered_json run_case(nlohmann::ordered_json case_object, const Simplifier& simplifier,
-                                const CheckFlags& check = {}, CheckOutcome* outcome = nullptr);
+                                const CaseOptions& options = {}, CheckOutcome* outcome = nullptr);
 
 // What a batch run tells its user besides the output lines: the results --verify did
 // not prove.
@@ -41,7 +50,7 @@ struct BatchTally {
 // One input line (without its newline; a trailing '\r' is ignored) to one output line
 // (without the newline). `line_number` is 1-based, for the messages.
 std::string run_batch_line(std::string_view line, std::size_t line_number, const Simplifier& simplifier,
-                           const CheckFlags& check = {}, BatchTally* tally = nullptr);
+                           const CaseOptions& options = {}, BatchTally* tally = nullptr);
 
 // JSON text in the spec's layout: `{"id": "a1", "input": "x"}`, `[0, 7]` (", " between
 // members and elements, ": " after keys), on one line; UTF-8 kept as is.

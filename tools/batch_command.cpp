@@ -1,4 +1,5 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
@@ -6,6 +7,11 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <thread>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "tools/batch.h"
 #include "tools/commands.h"
@@ -19,9 +25,35 @@ namespace {
 struct BatchFlags {
   std::string input;   // a path, or "-" for stdin
   std::string output;  // empty: stdout
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   EngineFlags engine;
-  CheckFlags check;
+  CaseOptions case_options;
 };
+
+// Lines simplified together by the threads before their results are written (in input
+// order); large enough to keep every thread busy, small enough that a pipeline reading
+// the output sees results soon.
+constexpr std::size_t kLinesPerThread = 32;
+
+// Runs `lines` (numbered from `first_number`) on the threads of `arena` and writes
+// their results in order; the tallies are merged in order too, so that the output and
+// the messages do not depend on the thread count.
+void run_chunk(const std::vector<std::string>& lines, std::size_t first_number, const Simplifier& simplifier,
+               const CaseOptions& options, tbb::task_arena& arena, std::ostream& out, BatchTally& tally) {
+  std::vector<std::string> results(lines.size());
+  std::vector<BatchTally> tallies(lines.size());
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t(0), lines.size(), [&](std::size_t i) {
+      results[i] = run_batch_line(lines[i], first_number + i, simplifier, options, &tallies[i]);
+    });
+  });
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out << results[i] << '\n';
+    tally.unknown += tallies[i].unknown;
+    for (std::string& message : tallies[i].disagreements) tally.disagreements.push_back(std::move(message));
+  }
+  out << std::flush;
+}
 
 std::string describe_errno() { return std::error_code(errno, std::generic_category()).message(); }
 
@@ -54,10 +86,26 @@ int run_batch(const BatchFlags& flags) {
   std::string line;
   std::size_t line_number = 0;
   BatchTally tally;
-  while (std::getline(in, line)) {
-    ++line_number;
-    // Flushed per line, so that a pipeline sees each result as soon as it is ready.
-    out << run_batch_line(line, line_number, *simplifier, flags.check, &tally) << '\n' << std::flush;
+  // --time measures each case alone on one thread: no other case runs meanwhile.
+  const unsigned threads = flags.case_options.time_runs > 0 ? 1 : flags.threads;
+  if (threads == 1) {
+    while (std::getline(in, line)) {
+      ++line_number;
+      // Flushed per line, so that a pipeline sees each result as soon as it is ready.
+      out << run_batch_line(line, line_number, *simplifier, flags.case_options, &tally) << '\n' << std::flush;
+    }
+  } else {
+    tbb::task_arena arena(static_cast<int>(threads));
+    std::vector<std::string> chunk;
+    while (std::getline(in, line)) {
+      ++line_number;
+      chunk.push_back(std::move(line));
+      if (chunk.size() == kLinesPerThread * threads) {
+        run_chunk(chunk, line_number + 1 - chunk.size(), *simplifier, flags.case_options, arena, out, tally);
+        chunk.clear();
+      }
+    }
+    run_chunk(chunk, line_number + 1 - chunk.size(), *simplifier, flags.case_options, arena, out, tally);
   }
   if (in.bad()) return fail("reading '" + flags.input + "' failed after line " + std::to_string(line_number));
   if (!out)
@@ -86,8 +134,15 @@ Command add_batch_command(CLI::App& app) {
       ->type_name("FILE")
       ->required();
   command->add_option("-o,--output", flags->output, "Write here instead of stdout")->type_name("OUT");
+  command->add_option("--threads", flags->threads, "Cases simplified in parallel (default: all cores); the output is the same for any N")
+      ->check(CLI::Range(1u, 1024u));
+  command
+      ->add_option("--time", flags->case_options.time_runs,
+                   "Add \"us\": the median of R timed runs (after a warm-up) of each case alone, on one thread")
+      ->type_name("R")
+      ->check(CLI::Range(1u, 1000000u));
   add_engine_flags(*command, flags->engine);
-  add_check_flags(*command, flags->check);
+  add_check_flags(*command, flags->case_options.check);
   return {command, [flags] { return run_batch(*flags); }};
 }
 

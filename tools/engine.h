@@ -54,9 +54,9 @@ class Simplifier {
   PassContext pass_context() const { return PassContext{rewrites_, options(), {}}; }
   // The limits, costs and extractor for simplify_expr (valid while this Simplifier lives).
   SimplifyOptions options() const { return SimplifyOptions{limits_, &costs_, extract_}; }
-  std::span<const Rewrite> rewrites() const { return rewrites_; }
 
   const CostProfile& costs() const { return costs_; }
+  const std::vector<Rewrite>& rewrites() const { return rewrites_; }
   bool report() const { return report_; }
 
  private:

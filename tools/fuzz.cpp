@@ -66,11 +66,11 @@ CaseResult run_one(const verify::RandomCase& random_case, const Simplifier& simp
                               outcome.detail};
 }
 
-std::string case_id(uint64_t seed, uint64_t number) {
+}  // namespace
+
+std::string fuzz_case_id(uint64_t seed, uint64_t number) {
   return "fuzz-seed" + std::to_string(seed) + "-case" + std::to_string(number);
 }
-
-}  // namespace
 
 std::string case_line(const verify::RandomCase& random_case, const std::string& id) {
   nlohmann::ordered_json line;
@@ -145,8 +145,8 @@ FuzzReport run_fuzz(const FuzzOptions& options, const Simplifier& simplifier, co
         FuzzFailure failure;
         failure.case_number = number;
         failure.reason = run_one(minimized, simplifier, check).reason;
-        failure.reproducer = case_line(minimized, case_id(options.seed, number));
-        failure.original = case_line(original, case_id(options.seed, number));
+        failure.reproducer = case_line(minimized, fuzz_case_id(options.seed, number));
+        failure.original = case_line(original, fuzz_case_id(options.seed, number));
         report.failures.push_back(std::move(failure));
         break;
       }

@@ -56,4 +56,7 @@ FuzzReport run_fuzz(const FuzzOptions& options, const Simplifier& simplifier, co
 // "input": ...}.
 std::string case_line(const verify::RandomCase& random_case, const std::string& id);
 
+// "fuzz-seed1-case33": the id of case 33 of seed 1 in reproducers.
+std::string fuzz_case_id(uint64_t seed, uint64_t number);
+
 }  // namespace eqsat::cli

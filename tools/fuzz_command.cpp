@@ -20,11 +20,23 @@ namespace {
 
 struct FuzzFlags {
   FuzzOptions options;
+  bool emit = false;
   bool progress = true;
   EngineFlags engine;
 };
 
 int run_fuzz_command(const FuzzFlags& flags) {
+  if (flags.emit) {
+    // The cases alone, as a corpus for other tools (or for `eqsat batch --verify`).
+    const FuzzOptions& options = flags.options;
+    for (uint64_t i = 0; i < options.cases; ++i) {
+      const uint64_t number = options.first_case + i;
+      std::cout << case_line(verify::random_case(options.seed, number, options.shape),
+                             fuzz_case_id(options.seed, number))
+                << '\n';
+    }
+    return 0;
+  }
   Result<Simplifier> simplifier = Simplifier::from_flags(flags.engine);
   if (!simplifier) return fail(simplifier.error().describe());
 
@@ -81,6 +93,7 @@ Command add_fuzz_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("-j,--jobs", options.threads, "Worker threads (default: one per hardware thread)")
       ->check(CLI::Range(1u, 256u));
+  command->add_flag("--emit", flags->emit, "Only print the cases as batch-format lines (no simplifying)");
   command->add_flag("--keep-going", options.keep_going, "Run every case instead of stopping at the first failure");
   command->add_flag("!--no-progress", flags->progress, "No progress line on stderr");
   add_engine_flags(*command, flags->engine);

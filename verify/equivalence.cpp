@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "verify/common_subterms.h"
 #include "verify/pattern_terms.h"
 
 namespace eqsat::verify {
@@ -17,10 +18,31 @@ void collect_vars(const Expr& e, std::vector<PatternVar>& vars) {
   for (const Expr& arg : e.args()) collect_vars(arg, vars);
 }
 
+EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const Facts& facts,
+                                   const ProverOptions& options);
+
 }  // namespace
 
+// First the claim with the shared subterms abstracted (verify/common_subterms.h), which
+// Z3 decides quickly where the full float terms would time out; if that is not proved,
+// the claim as it is.
 EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                     const ProverOptions& options) {
+  const AbstractedPair pair = abstract_common_subterms(input, output);
+  if (pair.identical) return {EquivalenceResult::Status::Equal, ProofKind::Exact, ""};
+  if (!pair.abstracted.empty()) {
+    ProverOptions quick = options;
+    quick.timeout_ms = std::min(options.timeout_ms, 1000u);
+    EquivalenceResult abstracted = prove_equivalent(pair.input, pair.output, facts, quick);
+    if (abstracted.status == EquivalenceResult::Status::Equal) return abstracted;
+  }
+  return prove_equivalent(input, output, facts, options);
+}
+
+namespace {
+
+EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const Facts& facts,
+                                   const ProverOptions& options) {
   std::vector<PatternVar> vars;
   collect_vars(input, vars);
   collect_vars(output, vars);
@@ -59,5 +81,7 @@ EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const
   }
   return result;
 }
+
+}  // namespace
 
 }  // namespace eqsat::verify

@@ -1,0 +1,200 @@
+// The standard e-graph workloads (../shared/spec/egraph-workloads.md) run through
+// eqsat's engine with the rules of bench/workloads.rules, built-in commutativity off
+// and the simple scheduler: every iteration must start from exactly the e-node and
+// e-class counts the spec gives and find exactly its number of matches, and saturated
+// `sum n` must have 2^n - 1 classes and 3^n - 2^(n+1) + 1 + n nodes. Any engine that
+// implements e-graphs correctly goes through these numbers.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "egraph/runner.h"
+#include "ir/parse.h"
+#include "tests/tools/run_eqsat.h"
+#include "tools/engine.h"
+#include "tools/workloads.h"
+
+namespace eqsat::testing {
+namespace {
+
+const std::string kRules = std::string(EQSAT_SOURCE_DIR) + "/bench/workloads.rules";
+const std::string kLock = std::string(EQSAT_SOURCE_DIR) + "/bench/workloads.lock";
+
+// The workload rules, loaded as every command loads them: only if the lock proves them.
+const std::vector<Rewrite>& workload_rewrites() {
+  static const std::vector<Rewrite> rewrites = [] {
+    cli::EngineFlags flags;
+    flags.rule_files = {kRules};
+    flags.rule_lock_files = {kLock};
+    Result<cli::Simplifier> simplifier = cli::Simplifier::from_flags(flags);
+    EXPECT_TRUE(simplifier.ok()) << (simplifier ? "" : simplifier.error().describe());
+    return simplifier ? simplifier->rewrites() : std::vector<Rewrite>{};
+  }();
+  return rewrites;
+}
+
+RunReport run_workload(const std::string& term, const RunLimits& limits, const Scheduler& scheduler = {}) {
+  Result<Expr> expr = parse_expr(term, index_by_default([](std::string_view) { return std::nullopt; }));
+  EXPECT_TRUE(expr.ok()) << term;
+  EGraph egraph;
+  egraph.set_builtin_commutativity(false);
+  egraph.add_expr(*expr);
+  return run_rewrites(egraph, workload_rewrites(), limits, scheduler);
+}
+
+RunLimits sum_limits() { return RunLimits{1000, 1000000, 600.0}; }
+RunLimits pos_limits(std::size_t iterations) { return RunLimits{iterations, 500000, 600.0}; }
+
+// Per iteration: e-nodes and e-classes at its start, matches its search found.
+struct Counts {
+  std::size_t nodes, classes, matches;
+  friend bool operator==(const Counts&, const Counts&) = default;
+};
+std::ostream& operator<<(std::ostream& out, const Counts& c) {
+  return out << c.nodes << '/' << c.classes << '/' << c.matches;
+}
+
+std::vector<Counts> counts_of(const RunReport& report) {
+  std::vector<Counts> counts;
+  for (const IterationStats& it : report.per_iteration) counts.push_back({it.nodes, it.classes, it.matches});
+  return counts;
+}
+
+TEST(Workloads, StartTermsAreLeftDeep) {
+  EXPECT_EQ(cli::sum_workload(4), "((a0 + a1) + a2) + a3");
+  EXPECT_EQ(cli::pos_workload(3), "((a + b) * (c + d)) * (e + f)");
+  EXPECT_EQ(*cli::workload_term("sum 2"), "a0 + a1");
+  EXPECT_EQ(*cli::workload_term("pos:1"), "a + b");
+  EXPECT_FALSE(cli::workload_term("sum x").ok());
+  EXPECT_FALSE(cli::workload_term("product 3").ok());
+}
+
+TEST(Workloads, Sum6GoesThroughTheSpecCounts) {
+  const RunReport report = run_workload(cli::sum_workload(6), sum_limits());
+  EXPECT_EQ(report.stop_reason, StopReason::Saturated);
+  EXPECT_EQ(counts_of(report), (std::vector<Counts>{{11, 11, 5},
+                                                    {16, 11, 18},
+                                                    {32, 19, 60},
+                                                    {100, 45, 268},
+                                                    {292, 97, 854},
+                                                    {544, 103, 2018},
+                                                    {604, 69, 2654},
+                                                    {608, 63, 2702}}));
+  EXPECT_EQ(report.nodes, 608u);
+  EXPECT_EQ(report.classes, 63u);
+}
+
+TEST(Workloads, Sum9GoesThroughTheSpecCounts) {
+  const RunReport report = run_workload(cli::sum_workload(9), sum_limits());
+  EXPECT_EQ(report.stop_reason, StopReason::Saturated);
+  EXPECT_EQ(counts_of(report), (std::vector<Counts>{{17, 17, 8},
+                                                    {25, 17, 30},
+                                                    {53, 31, 114},
+                                                    {193, 87, 788},
+                                                    {945, 365, 5218},
+                                                    {4445, 1299, 27658},
+                                                    {12757, 2063, 101956},
+                                                    {19053, 1535, 203258},
+                                                    {18677, 515, 223306},
+                                                    {18669, 511, 223290}}));
+}
+
+TEST(Workloads, Pos3GoesThroughTheSpecCounts) {
+  const RunReport report = run_workload(cli::pos_workload(3), pos_limits(30));
+  EXPECT_EQ(report.stop_reason, StopReason::Saturated);
+  EXPECT_EQ(counts_of(report), (std::vector<Counts>{{11, 11, 7},
+                                                    {22, 15, 27},
+                                                    {39, 21, 80},
+                                                    {100, 45, 248},
+                                                    {236, 81, 624},
+                                                    {474, 143, 1374},
+                                                    {894, 263, 3078},
+                                                    {1932, 495, 8608},
+                                                    {4896, 1107, 27730},
+                                                    {6350, 687, 46474},
+                                                    {6518, 309, 54342},
+                                                    {6536, 309, 54644}}));
+}
+
+// 2^n - 1 classes (one per non-empty subset of the summands) and
+// 3^n - 2^(n+1) + 1 + n nodes (one `x + y` per ordered split of each subset, plus leaves).
+TEST(Workloads, SaturatedSumsHaveTheClosedFormSizes) {
+  for (int n : {9, 10}) {
+    const RunReport report = run_workload(cli::sum_workload(n), sum_limits());
+    std::size_t pow2 = std::size_t{1} << n, pow3 = 1;
+    for (int i = 0; i < n; ++i) pow3 *= 3;
+    EXPECT_EQ(report.stop_reason, StopReason::Saturated) << "sum " << n;
+    EXPECT_EQ(report.classes, pow2 - 1) << "sum " << n;
+    EXPECT_EQ(report.nodes, pow3 - 2 * pow2 + 1 + n) << "sum " << n;
+  }
+}
+
+// egg's BackoffScheduler bans explosive rules for a while, but a saturated result is
+// the same e-graph: saturation only counts when no rule is banned.
+TEST(Workloads, BackoffSaturatesToTheSameGraph) {
+  Scheduler backoff;
+  backoff.kind = Scheduler::Kind::Backoff;
+  backoff.match_limit = 100;
+  backoff.ban_length = 2;
+  const RunReport report = run_workload(cli::sum_workload(6), sum_limits(), backoff);
+  EXPECT_EQ(report.stop_reason, StopReason::Saturated);
+  EXPECT_EQ(report.nodes, 608u);
+  EXPECT_EQ(report.classes, 63u);
+  std::size_t banned = 0;
+  for (const IterationStats& it : report.per_iteration) banned += it.banned;
+  EXPECT_GT(banned, 0u) << "a match limit of 100 must ban some rule on sum 6";
+  EXPECT_EQ(report.per_iteration.back().banned, 0u) << "the last iteration searches every rule";
+}
+
+TEST(Workloads, IterationLimitStopsPos4) {
+  const RunReport report = run_workload(cli::pos_workload(4), pos_limits(8));
+  EXPECT_EQ(report.stop_reason, StopReason::IterationLimit);
+  EXPECT_EQ(report.iterations, 8u);
+  ASSERT_EQ(report.per_iteration.size(), 8u);
+  EXPECT_EQ(report.per_iteration[0].nodes, 15u);  // 8 variables, 4 sums, 3 products
+}
+
+TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
+  ToolRun run = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--scheduler", "simple",
+                           "--node-limit", "500000", "--iter-limit", "30", "--report", "--workload", "pos 3"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<Json> lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 1u) << run.out;
+  const Json& report = lines[0];
+  EXPECT_EQ(report["input"], "((a + b) * (c + d)) * (e + f)");
+  EXPECT_EQ(report["builtin_commutativity"], false);
+  EXPECT_EQ(report["stop_reason"], "saturated");
+  EXPECT_EQ(report["iterations"], 12);
+  EXPECT_EQ(report["nodes"], 6536);
+  EXPECT_EQ(report["classes"], 309);
+  for (const char* key : {"seconds", "search_seconds", "apply_seconds", "rebuild_seconds", "ns_per_node",
+                          "peak_rss_bytes", "bytes_per_node"}) {
+    EXPECT_TRUE(report[key].is_number()) << key;
+  }
+  ASSERT_EQ(report["per_iteration"].size(), 12u);
+  EXPECT_EQ(report["per_iteration"][1]["nodes"], 22);
+  EXPECT_EQ(report["per_iteration"][1]["classes"], 15);
+  EXPECT_EQ(report["per_iteration"][1]["matches"], 27);
+}
+
+TEST(SaturateCommand, BuiltinCommutativityMakesFewerNodes) {
+  // With the catalogue and commutativity built in, a + b and b + a are one node.
+  ToolRun run = run_eqsat({"saturate", "(a + b) + (b + a)"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_TRUE(Contains(run.out, "saturated: ")) << run.out;
+  // Without it, the workload rules need their own lock (found next to the file).
+  ToolRun plain = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--report", "a + b"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(json_lines(plain.out)[0]["nodes"], 4);  // a, b, a + b, b + a
+}
+
+TEST(SaturateCommand, ErrorsSayWhatToDo) {
+  EXPECT_TRUE(Contains(run_eqsat({"saturate"}).err, "give either EXPR or --workload"));
+  EXPECT_TRUE(Contains(run_eqsat({"saturate", "--no-default-rules", "a + b"}).err, "give them with --rules"));
+  EXPECT_TRUE(Contains(run_eqsat({"saturate", "--workload", "sum x"}).err, "expected a count"));
+  EXPECT_EQ(run_eqsat({"saturate", "--scheduler", "greedy", "a"}).status, 2);
+}
+
+}  // namespace
+}  // namespace eqsat::testing

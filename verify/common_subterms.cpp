@@ -1,0 +1,139 @@
+#include "verify/common_subterms.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ir/print.h"
+
+namespace eqsat::verify {
+
+namespace {
+
+// A node whose value is defined whenever its operands are.
+bool is_total_node(const Expr& e) {
+  switch (e.op()) {
+    case Op::FloorDiv:
+    case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
+    case Op::Shl:
+    case Op::Shr:
+      return false;
+    case Op::Cast:
+      // Float to integer is undefined for NaN, the infinities and out-of-range values.
+      return !(is_float(e.arg(0).dtype()) && is_integer(e.dtype()));
+    default:
+      return true;
+  }
+}
+
+// A subterm in normal form, with its key (the normal form spelled out with dtypes) and
+// the same for its operands: built once per side.
+struct Normalized {
+  Expr expr;
+  std::string key;
+  bool total = true;
+  std::vector<Normalized> args;
+};
+
+Normalized normalize(const Expr& e) {
+  Normalized n;
+  if (e.args().empty()) {
+    n.expr = e;
+    n.key = print(e) + ":" + std::string(dtype_name(e.dtype()));
+    return n;
+  }
+  for (const Expr& arg : e.args()) n.args.push_back(normalize(arg));
+  if (is_commutative(e.op(), e.dtype()) && n.args.size() == 2 && n.args[1].key < n.args[0].key) {
+    std::swap(n.args[0], n.args[1]);
+  }
+  std::vector<Expr> arg_exprs;
+  n.key = std::string(op_info(e.op()).name) + ":" + std::string(dtype_name(e.dtype())) + "(";
+  n.total = is_total_node(e);
+  for (const Normalized& arg : n.args) {
+    arg_exprs.push_back(arg.expr);
+    n.key += arg.key + ",";
+    n.total = n.total && arg.total;
+  }
+  n.key += ")";
+  n.expr = Expr::make(e.op(), e.dtype(), std::move(arg_exprs));
+  return n;
+}
+
+void collect_keys(const Normalized& n, std::set<std::string>& keys) {
+  keys.insert(n.key);
+  for (const Normalized& arg : n.args) collect_keys(arg, keys);
+}
+
+void collect_names(const Expr& e, std::set<std::string>& names) {
+  if (e.op() == Op::Var) names.insert(e.name());
+  for (const Expr& arg : e.args()) collect_names(arg, names);
+}
+
+class Abstractor {
+ public:
+  Abstractor(std::set<std::string> common, std::set<std::string> taken)
+      : common_(std::move(common)), taken_(std::move(taken)) {}
+
+  // Top-down: the largest shared subterms are replaced first.
+  Expr rewrite(const Normalized& n) {
+    if (n.args.empty()) return n.expr;
+    if (n.total && common_.count(n.key) > 0) return fresh_for(n);
+    std::vector<Expr> args;
+    for (const Normalized& arg : n.args) args.push_back(rewrite(arg));
+    return Expr::make(n.expr.op(), n.expr.dtype(), std::move(args));
+  }
+
+  std::vector<std::pair<std::string, Expr>> abstracted() const { return abstracted_; }
+
+ private:
+  Expr fresh_for(const Normalized& n) {
+    auto it = fresh_.find(n.key);
+    if (it == fresh_.end()) {
+      std::string name;
+      do {
+        name = "_t" + std::to_string(counter_++);
+      } while (taken_.count(name) > 0);
+      it = fresh_.emplace(n.key, Expr::var(name, n.expr.dtype())).first;
+      abstracted_.emplace_back(name, n.expr);
+    }
+    return it->second;
+  }
+
+  std::set<std::string> common_;
+  std::set<std::string> taken_;
+  std::map<std::string, Expr> fresh_;
+  std::vector<std::pair<std::string, Expr>> abstracted_;
+  int counter_ = 0;
+};
+
+}  // namespace
+
+AbstractedPair abstract_common_subterms(const Expr& input, const Expr& output) {
+  AbstractedPair result;
+  const Normalized in = normalize(input);
+  const Normalized out = normalize(output);
+  if (in.key == out.key) {
+    result.input = in.expr;
+    result.output = out.expr;
+    result.identical = true;
+    return result;
+  }
+  std::set<std::string> in_keys, out_keys, common, taken;
+  collect_keys(in, in_keys);
+  collect_keys(out, out_keys);
+  std::set_intersection(in_keys.begin(), in_keys.end(), out_keys.begin(), out_keys.end(),
+                        std::inserter(common, common.begin()));
+  // The roots differ (checked above), so neither side becomes a single fresh variable
+  // unless its root occurs inside the other side.
+  collect_names(input, taken);
+  collect_names(output, taken);
+  Abstractor abstractor(std::move(common), std::move(taken));
+  result.input = abstractor.rewrite(in);
+  result.output = abstractor.rewrite(out);
+  result.abstracted = abstractor.abstracted();
+  return result;
+}
+
+}  // namespace eqsat::verify
