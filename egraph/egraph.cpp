@@ -126,7 +126,25 @@ ClassData EGraph::make_data(const ENode& node) const {
   return data;
 }
 
+void EGraph::enable_explanations() {
+  assert(classes_.empty() && "enable explanations before adding anything");
+  explain_ = std::make_unique<Explainer>();
+}
+
 ClassId EGraph::add(ENode node) {
+  if (explain_) {
+    // One id per exact term: an exact node seen before has its id; a new exact form of
+    // an existing node gets a fresh id, joined to that node's class (never its root).
+    if (auto id = explain_->find_exact(node)) return *id;
+    if (auto it = memo_.find(canonicalize(node)); it != memo_.end()) {
+      ClassId id = union_find_.make_set();
+      classes_.push_back(EClass{id, {}, {}, {}});
+      union_find_.link(find(it->second), id);
+      explain_->add_term(id, node);
+      return id;
+    }
+    explain_->add_term(ClassId(static_cast<uint32_t>(classes_.size())), node);
+  }
   node = canonicalize(std::move(node));
   if (auto it = memo_.find(node); it != memo_.end()) return find(it->second);
 
@@ -154,7 +172,7 @@ void EGraph::materialize_constant(ClassId id) {
   leaf.payload = intern_constant(*data.constant);
   if (auto existing = memo_.find(leaf); existing != memo_.end() && find(existing->second) == id) return;
   ClassId constant_class = add(leaf);
-  merge(id, constant_class);
+  merge(id, constant_class, Reason::analysis());
 }
 
 ClassId EGraph::add_constant(const Value& value) {
@@ -224,7 +242,15 @@ void EGraph::refine(ClassId id, ClassData refined) {
   }
 }
 
-bool EGraph::merge(ClassId a, ClassId b) {
+bool EGraph::merge(ClassId a, ClassId b, Reason reason) {
+  if (!merge_classes(a, b)) return false;
+  if (explain_) explain_->record(a, b, reason);
+  return true;
+}
+
+// Congruence merges found by `rebuild` go straight here: explanations find those
+// themselves (egraph/explain.h).
+bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);
   if (a == b) return false;
@@ -268,7 +294,7 @@ void EGraph::rebuild() {
       pending_.pop_back();
       node = canonicalize(std::move(node));
       auto [it, inserted] = memo_.emplace(node, id);
-      if (!inserted) merge(it->second, id);
+      if (!inserted) merge_classes(it->second, id);
     }
     while (!analysis_pending_.empty()) {
       auto [node, id] = std::move(analysis_pending_.back());
@@ -384,6 +410,7 @@ void EGraph::clear() {
   constant_index_.clear();
   var_intervals_.clear();
   contradictions_ = 0;
+  if (explain_) explain_ = std::make_unique<Explainer>();
 }
 
 }  // namespace eqsat

@@ -11,6 +11,7 @@
 // Every class has one dtype; merging classes of different dtypes is a bug (asserted).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@
 #include "egraph/analysis.h"
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
+#include "egraph/explain.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
 
@@ -37,6 +39,13 @@ struct EClass {
 class EGraph {
  public:
   EGraph() = default;
+
+  // --- Explanations (egraph/explain.h): off unless enabled, before anything is added.
+  // With them on, `add` returns an id per exact term (see explain.h); classes, finds
+  // and results are the same as without.
+  void enable_explanations();
+  Explainer* explainer() { return explain_.get(); }
+  const Explainer* explainer() const { return explain_.get(); }
 
   // --- Built-in commutativity. ---
   // On by default: the children of a commutative operation (is_commutative in ir/op.h)
@@ -76,8 +85,9 @@ class EGraph {
   void refine_congruence(ClassId id, const Congruence& congruence);
 
   // --- Equality. ---
-  // Records that `a` and `b` are equal; returns false if they already were.
-  bool merge(ClassId a, ClassId b);
+  // Records that `a` and `b` are equal, for `reason` (kept when explanations are on);
+  // returns false if they already were.
+  bool merge(ClassId a, ClassId b, Reason reason = Reason::given());
   // Restores congruence, hash-consing and the analyses after merges.
   void rebuild();
   bool needs_rebuild() const { return !pending_.empty() || !analysis_pending_.empty(); }
@@ -103,6 +113,7 @@ class EGraph {
 
  private:
   ENode canonicalize(ENode node) const;
+  bool merge_classes(ClassId a, ClassId b);
   ClassData make_data(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
@@ -124,6 +135,8 @@ class EGraph {
   std::unordered_map<std::size_t, std::vector<uint32_t>> constant_index_;  // by hash
   std::unordered_map<uint32_t, Interval> var_intervals_;                    // by symbol
   std::size_t contradictions_ = 0;
+  std::unique_ptr<Explainer> explain_;
+
   bool builtin_commutativity_ = true;
 };
 

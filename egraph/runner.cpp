@@ -1,6 +1,7 @@
 #include "egraph/runner.h"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -155,13 +156,26 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     stats.matches = matches.size();
     report.search_seconds += seconds_since(phase);
 
+    // With explanations on, each rule's edge joins the exact instance of its left side
+    // (added now, while every match still stands in the rebuilt e-graph: only ids are
+    // added, never classes) to its right side.
+    std::vector<ClassId> left_terms;
+    if (egraph.explainer()) {
+      left_terms.reserve(matches.size());
+      for (const Match& match : matches) {
+        left_terms.push_back(instantiate(egraph, rewrites[match.rewrite].lhs, match.subst));
+        assert(egraph.find(left_terms.back()) == egraph.find(match.eclass));
+      }
+    }
+
     phase = Clock::now();
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
     for (std::size_t m = 0; m < matches.size(); ++m) {
       const Match& match = matches[m];
       const Rewrite& rewrite = rewrites[match.rewrite];
       ClassId result = instantiate(egraph, rewrite.rhs, match.subst);
-      if (egraph.merge(match.eclass, result)) {
+      const ClassId left = left_terms.empty() ? match.eclass : left_terms[m];
+      if (egraph.merge(left, result, Reason::rewrite(rewrite.name))) {
         ++report.rule_fires[rewrite.name];
         ++stats.merges;
       }

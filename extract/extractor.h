@@ -5,19 +5,21 @@
 // are computed to a fixpoint, so cycles in the e-graph are harmless. Ties break in a
 // fixed order: lower cost, then fewer tree nodes, then the node order of egraph/enode.h
 // (operation, dtype, payload, children) — so the result never depends on hashing.
+// A node of infinite cost (an operation the profile forbids) is never chosen.
 #pragma once
 
 #include <vector>
 
 #include "egraph/egraph.h"
 #include "extract/cost.h"
+#include "extract/selection.h"
 #include "ir/expr.h"
 
 namespace eqsat {
 
 struct Extracted {
   Expr expr;
-  Cost cost;
+  Cost cost;  // tree cost
 };
 
 class TreeExtractor {
@@ -25,22 +27,29 @@ class TreeExtractor {
   // Computes the best node of every class; the e-graph must be rebuilt.
   TreeExtractor(const EGraph& egraph, const CostProfile& profile);
 
+  // The tree cost of the best term of `id` (infinite: every term uses a forbidden
+  // operation).
   Cost cost(ClassId id) const;
+  // Number of nodes of the best term of `id` (the first tie-break).
+  uint64_t size(ClassId id) const;
+  // The tree cost of `node` with the best term of each child.
+  Cost node_cost(const ENode& node) const;
   // The cheapest term of `id`. Constant operands of commutative operations are
   // written last and `c < x` reads as `x > c`, the way people write them.
   Extracted extract(ClassId id) const;
+  // The best node of every class.
+  const Selection& selection() const { return selection_; }
 
  private:
   struct Best {
     Cost cost = Cost::infinite();
     uint64_t size = 0;  // tree nodes, the first tie-break
-    const ENode* node = nullptr;
   };
-  Expr build(ClassId id, std::vector<Expr>& memo) const;
 
   const EGraph& egraph_;
   const CostProfile& profile_;
   std::vector<Best> best_;  // by class id (canonical ids only are meaningful)
+  Selection selection_;
 };
 
 }  // namespace eqsat

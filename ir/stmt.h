@@ -92,6 +92,27 @@ struct Param {
   friend bool operator==(const Param& a, const Param& b) { return a.name == b.name && a.type == b.type; }
 };
 
+// A decorator before a `def`: `@name(args)`, each argument a string ("div-expensive")
+// or `key=value` with a number or a name as the value (floordiv=40, select=inf). The
+// IR only carries them; what one means is up to the pass that reads it
+// (`@costs`: passes/function_costs.h).
+struct DecoratorArg {
+  std::string key;    // empty for a positional argument
+  std::string value;  // the string's contents, or the number's or name's text
+  bool is_string = false;
+  int line = 0, column = 0;  // where the argument starts, for messages
+  friend bool operator==(const DecoratorArg& a, const DecoratorArg& b) {
+    return a.key == b.key && a.value == b.value && a.is_string == b.is_string;
+  }
+};
+
+struct Decorator {
+  std::string name;
+  std::vector<DecoratorArg> args;
+  int line = 0, column = 0;
+  friend bool operator==(const Decorator& a, const Decorator& b) { return a.name == b.name && a.args == b.args; }
+};
+
 // A function, or a fragment: statements written at the top level of a file, without a
 // `def` (the seed's examples are mostly fragments). A fragment's free names are INDEX
 // scalars, as in the batch format.
@@ -105,6 +126,7 @@ struct Param {
 // addition to the flags of the run). A fragment has none of its own.
 struct Function {
   std::string name;  // empty for a fragment
+  std::vector<Decorator> decorators;
   std::vector<Param> params;
   std::optional<Type> result;
   Block body;
@@ -112,8 +134,8 @@ struct Function {
 
   bool is_fragment() const { return name.empty(); }
   friend bool operator==(const Function& a, const Function& b) {
-    return a.name == b.name && a.params == b.params && a.result == b.result && a.body == b.body &&
-           a.fast_math == b.fast_math;
+    return a.name == b.name && a.decorators == b.decorators && a.params == b.params && a.result == b.result &&
+           a.body == b.body && a.fast_math == b.fast_math;
   }
 };
 

@@ -141,7 +141,15 @@ class StmtLexer {
       push(StmtTokenKind::Symbol, start, 1);
       return std::nullopt;
     }
-    if (c == '"' || c == '\'') return Error{"strings are not supported", column(start), line_};
+    if (c == '"' || c == '\'') {
+      const std::size_t close = src_.find_first_of(std::string{c, '\n'}, pos_ + 1);
+      if (close == std::string_view::npos || src_[close] != c) {
+        return Error{"this string is not closed on its line", column(start), line_};
+      }
+      pos_ = close + 1;
+      push(StmtTokenKind::String, start, pos_ - start);
+      return std::nullopt;
+    }
     const auto byte = static_cast<unsigned char>(c);
     if (byte >= 0x80) return Error{"unexpected non-ASCII character", column(start), line_};
     return Error{std::string("unexpected character '") + c + "'", column(start), line_};

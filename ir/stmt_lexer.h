@@ -16,7 +16,9 @@
 
 namespace eqsat {
 
-enum class StmtTokenKind : uint8_t { Name, Number, Symbol, Newline, Indent, Dedent, End };
+// String: a quoted text on one line, without escapes; only decorators take one (its
+// `text` includes the quotes).
+enum class StmtTokenKind : uint8_t { Name, Number, String, Symbol, Newline, Indent, Dedent, End };
 
 struct StmtToken {
   StmtTokenKind kind = StmtTokenKind::End;

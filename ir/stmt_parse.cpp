@@ -71,11 +71,27 @@ class StmtParser {
     skip_newlines();
     if (peek().is("def") || peek().is("@")) {
       while (!error_ && peek().kind != StmtTokenKind::End) {
-        if (!peek().is("def") && !peek().is("@")) {
-          fail_at(peek(), "expected 'def': a file with functions holds only functions");
+        // @fast_math is the IR's own (Function::fast_math); other decorators are kept for
+        // the passes that read them (@costs: passes/function_costs.h).
+        std::vector<Decorator> decorators;
+        FastMath fast_math;
+        while (!error_ && peek().is("@")) {
+          if (peek(1).kind == StmtTokenKind::Name && without_pl(peek(1).text) == "fast_math") {
+            parse_fast_math_decorator(fast_math);
+          } else {
+            decorators.push_back(parse_decorator());
+          }
+        }
+        if (error_) break;
+        if (!peek().is("def")) {
+          fail_at(peek(), decorators.empty() && fast_math.none()
+                              ? "expected 'def': a file with functions holds only functions"
+                              : "expected 'def' after a decorator but found " + describe(peek()));
           break;
         }
         program.functions.push_back(parse_function());
+        program.functions.back().decorators = std::move(decorators);
+        program.functions.back().fast_math = fast_math;
         skip_newlines();
       }
     } else {
@@ -147,14 +163,9 @@ class StmtParser {
 
   // ---- functions and blocks ----
   // `@fast_math(nsz, nnan)` on its own line before a `def` (ir/stmt.h); `pl.` allowed.
-  void parse_decorator(Function& f) {
+  void parse_fast_math_decorator(FastMath& fast_math) {
     advance();  // @
-    const StmtToken& name = peek();
-    if (name.kind != StmtTokenKind::Name || without_pl(name.text) != "fast_math") {
-      fail_at(name, "unknown decorator " + describe(name) + " (the only one is @fast_math(flags...))");
-      return;
-    }
-    advance();
+    advance();  // fast_math
     if (!expect("(")) return;
     while (!error_ && !peek().is(")")) {
       const StmtToken& flag = peek();
@@ -163,7 +174,7 @@ class StmtParser {
         fail_at(flag, "expected a fast-math flag (nsz, nnan, ninf, reassoc or all) but found " + describe(flag));
         return;
       }
-      f.fast_math |= *parsed;
+      fast_math |= *parsed;
       advance();
       if (!peek().is(",")) break;
       advance();
@@ -173,15 +184,50 @@ class StmtParser {
     skip_newlines();
   }
 
+  // '@' name ['(' [arg (',' arg)*] ')'] NEWLINE, arg: STRING | name '=' (NUMBER | name | STRING)
+  Decorator parse_decorator() {
+    Decorator d;
+    d.line = peek().line;
+    d.column = peek().column;
+    advance();  // @
+    d.name = std::string(without_pl(expect_name("a decorator name")));
+    if (error_) return d;
+    if (peek().is("(")) {
+      advance();
+      while (!error_ && !peek().is(")")) {
+        DecoratorArg arg;
+        arg.line = peek().line;
+        arg.column = peek().column;
+        if (peek().kind == StmtTokenKind::Name && peek(1).is("=")) {
+          arg.key = std::string(advance().text);
+          advance();  // =
+        }
+        const StmtToken& value = peek();
+        if (value.kind == StmtTokenKind::String) {
+          arg.value = std::string(value.text.substr(1, value.text.size() - 2));
+          arg.is_string = true;
+        } else if ((value.kind == StmtTokenKind::Number || value.kind == StmtTokenKind::Name) && !arg.key.empty()) {
+          arg.value = std::string(value.text);
+        } else {
+          fail_at(value, std::string("expected ") + (arg.key.empty() ? "a string or key=value" : "a value") +
+                             " in the decorator's arguments but found " + describe(value));
+          return d;
+        }
+        advance();
+        d.args.push_back(std::move(arg));
+        if (!peek().is(",")) break;
+        advance();
+      }
+      if (!expect(")")) return d;
+    }
+    expect_newline();
+    skip_newlines();
+    return d;
+  }
+
   Function parse_function() {
     Function f;
     env_.clear();
-    while (!error_ && peek().is("@")) parse_decorator(f);
-    if (error_) return f;
-    if (!peek().is("def")) {
-      fail_at(peek(), "expected 'def' after the decorator but found " + describe(peek()));
-      return f;
-    }
     advance();  // def
     f.name = expect_name("a function name");
     if (error_ || !expect("(")) return f;
@@ -883,6 +929,10 @@ class StmtParser {
 
   Piece parse_primary() {
     const StmtToken t = peek();
+    if (t.kind == StmtTokenKind::String) {
+      fail_at(t, "a string stands only in a decorator's arguments (@costs(\"div-expensive\"))");
+      return Piece{};
+    }
     if (t.kind == StmtTokenKind::Number) {
       advance();
       return pure_piece(t.offset, t.offset + t.text.size(), t);

@@ -84,6 +84,18 @@ class StmtPrinter {
       for (const Stmt& s : f.body) stmt(s, 0, nullptr);
       return;
     }
+    for (const Decorator& d : f.decorators) {
+      std::vector<std::string> args;
+      for (const DecoratorArg& a : d.args) {
+        std::string value = a.value;
+        if (a.is_string) {
+          const char quote = value.find('"') == std::string::npos ? '"' : '\'';
+          value = quote + value + quote;
+        }
+        args.push_back(a.key.empty() ? value : a.key + "=" + value);
+      }
+      line(0, "@" + d.name + (args.empty() ? "" : "(" + join(args) + ")"));
+    }
     std::vector<std::string> params;
     for (const Param& p : f.params) params.push_back(p.name + ": " + print_type(p.type));
     if (!f.fast_math.none()) line(0, "@fast_math(" + fast_math_text(f.fast_math, ", ") + ")");

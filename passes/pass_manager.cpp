@@ -11,7 +11,14 @@ Program run_simplify(const Program& program, const PassContext& context, PassRep
   options.constants_only = constants_only;
   options.expr = context.expr;
   SimplifyPassStats stats;
-  Program out = simplify_program(program, context.rules, options, &stats);
+  Program out;
+  for (const Function& f : program.functions) {
+    SimplifyPassOptions for_function = options;
+    if (auto it = context.function_costs.find(f.name); it != context.function_costs.end() && !f.is_fragment()) {
+      for_function.expr.costs = &it->second;
+    }
+    out.functions.push_back(simplify_function(f, context.rules, for_function, &stats));
+  }
   report.counters = {{"expressions_changed", stats.expressions_changed},
                      {"branches_folded", stats.branches_folded},
                      {"loops_folded", stats.loops_folded},

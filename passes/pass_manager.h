@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +27,9 @@ namespace eqsat {
 struct PassContext {
   std::span<const Rewrite> rules;
   SimplifyOptions expr;  // limits and costs for each expression
+  // Profiles of the functions with `@costs` (passes/function_costs.h), by function
+  // name; other functions use expr.costs.
+  std::map<std::string, CostProfile> function_costs;
 };
 
 // What one pass of a pipeline did: named counters ("branches_folded": 2, ...).

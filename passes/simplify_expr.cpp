@@ -1,5 +1,6 @@
 #include "passes/simplify_expr.h"
 
+#include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/linear_form.h"
 
@@ -99,14 +100,14 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
         report.stop_reason == StopReason::TimeLimit)
       break;
     Extracted best = TreeExtractor(egraph, costs).extract(root);
-    if (!add_linear_forms(egraph, best.expr))
+    // Invalid when the profile forbids every form of the root: nothing to normalize.
+    if (!best.expr.valid() || !add_linear_forms(egraph, best.expr))
       break;
     egraph.rebuild();
   }
 
-  TreeExtractor extractor(egraph, costs);
-  Extracted best = extractor.extract(root);
-  return SimplifyResult{best.expr, best.cost, std::move(report)};
+  Extraction best = extract_best(egraph, costs, root, options.extract);
+  return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
 } // namespace eqsat

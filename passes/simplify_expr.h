@@ -12,13 +12,15 @@
 #include "egraph/rewrite.h"
 #include "egraph/runner.h"
 #include "extract/cost.h"
+#include "extract/extract.h"
 #include "passes/facts.h"
 
 namespace eqsat {
 
 struct SimplifyOptions {
   RunLimits limits;
-  const CostProfile* costs = nullptr;  // nullptr: the unit profile (cost = node count)
+  const CostProfile* costs = nullptr;  // nullptr: the default profile (cost = node count)
+  ExtractOptions extract;              // which extractor (default: tree)
   // Between rounds of saturation, add the linear normal forms (passes/linear_form.h) of
   // the best expression so far. Off only to see what the rules do alone (the
   // catalogue's examples show each rule by itself).
@@ -28,8 +30,9 @@ struct SimplifyOptions {
 };
 
 struct SimplifyResult {
-  Expr output;
-  Cost cost;
+  Expr output;         // invalid when every form uses an operation the profile forbids
+  Cost cost;           // the profile's (weighted) cost of `output`
+  bool optimal = false;  // the extractor proved no form in the e-graph cheaper
   RunReport report;
 };
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "extract/expr_cost.h"
 #include "ir/fold.h"
 #include "ir/print.h"
 #include "passes/dead_code.h"
@@ -65,12 +66,6 @@ Op negated(Op op) {
     default:
       return op;
   }
-}
-
-Cost tree_cost(const Expr& e, const CostProfile& costs) {
-  Cost c = costs.op_cost(e.op(), e.dtype());
-  for (const Expr& a : e.args()) c = c + tree_cost(a, costs);
-  return c;
 }
 
 class SimplifyVisitor {
@@ -198,7 +193,7 @@ class SimplifyVisitor {
     if (auto it = cache_.find(typed_key); it != cache_.end()) return it->second;
     SimplifyResult r = simplify_expr(e, facts, rules_, options_.expr);
     Expr best = e;
-    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() && r.cost < tree_cost(e, *costs_)) {
+    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() && r.cost < expr_cost(e, *costs_).weighted) {
       best = r.output;
     }
     cache_.emplace(std::move(typed_key), best);

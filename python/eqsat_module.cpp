@@ -311,7 +311,7 @@ PYBIND11_MODULE(_eqsat, m) {
           SimplifyOptions options;
           options.costs = profile ? &*profile : nullptr;
           std::vector<PassReport> reports;
-          Program result = run_pipeline(*program, *passes, PassContext{rules, options}, reports);
+          Program result = run_pipeline(*program, *passes, PassContext{rules, options, {}}, reports);
           return print_program(result);
         },
         py::arg("text"), py::arg("pipeline") = std::string(kDefaultPipeline), py::arg("costs") = py::none());

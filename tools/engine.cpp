@@ -57,8 +57,15 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
       ->allow_extra_args(false);
   command.add_flag("--allow-unproved-rules", flags.allow_unproved_rules,
                    "Rule development only: run rules that no lock proves sound");
-  command.add_option("--costs", flags.costs_file, "JSON cost profile (default: every node costs 1)")
-      ->type_name("FILE");
+  command
+      .add_option("--costs", flags.costs_file,
+                  "Cost profile: a shipped one by name (default, div-expensive, op-count) or a JSON file "
+                  "(docs/cost-tuning.md); default: every node costs 1")
+      ->type_name("PROFILE");
+  command.add_option("--extractor", flags.extractor, "tree (fastest, default) or dag (counts shared subterms once)")
+      ->type_name("KIND")
+      ->check(CLI::IsMember({"tree", "dag"}))
+      ->capture_default_str();
   add_limit_flags(command, flags.limits);
   command
       .add_option("--fast-math", flags.fast_math,
@@ -86,8 +93,13 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   Result<FastMath> fast_math = parse_fast_math(flags.fast_math);
   if (!fast_math) return Error{"--fast-math: " + fast_math.error().message};
   simplifier.fast_math_ = *fast_math;
+  if (auto kind = parse_extractor_kind(flags.extractor)) {
+    simplifier.extract_.kind = *kind;
+  } else {
+    return Error{"--extractor: expected tree or dag, got '" + flags.extractor + "'"};
+  }
   if (!flags.costs_file.empty()) {
-    Result<CostProfile> costs = CostProfile::from_file(flags.costs_file);
+    Result<CostProfile> costs = CostProfile::resolve(flags.costs_file);
     if (!costs) return costs.error();
     simplifier.costs_ = *costs;
   }
@@ -133,12 +145,9 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
 }
 
 SimplifyResult Simplifier::run(const Expr& input, const Facts& facts, FastMath extra) const {
-  SimplifyOptions options;
-  options.limits = limits_;
-  options.costs = &costs_;
-  options.linear_forms = linear_forms_;
-  options.fast_math = fast_math_ | extra;
-  return simplify_expr(input, facts, rewrites_, options);
+  SimplifyOptions with_extra = options();
+  with_extra.fast_math |= extra;
+  return simplify_expr(input, facts, rewrites_, with_extra);
 }
 
 int fail(const std::string& message) {

@@ -3,7 +3,9 @@
 //
 //   --rules FILE       use these rule files instead of the built-in catalogue (repeatable)
 //   --add-rules FILE   use these rule files as well as the catalogue (repeatable)
-//   --costs FILE       a JSON cost profile (extract/cost.h); default: unit (cost = nodes)
+//   --costs PROFILE    a shipped profile's name or a JSON file (extract/cost.h);
+//                      default: the built-in default profile (cost = nodes)
+//   --extractor KIND   tree (default) or dag (extract/extract.h)
 //   --iter-limit N     saturation iterations per expression        (default 30)
 //   --node-limit N     e-nodes per expression                      (default 10000)
 //   --time-limit S     seconds per expression                      (default 5)
@@ -15,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +36,8 @@ struct EngineFlags {
   std::vector<std::string> extra_rule_files;
   std::vector<std::string> rule_lock_files;  // locks proving the rules of those files
   bool allow_unproved_rules = false;
-  std::string costs_file;  // empty: the unit profile
+  std::string costs_file;  // a shipped profile's name or a file; empty: the default profile
+  std::string extractor = "tree";
   RunLimits limits;
   bool report = false;
   std::string fast_math;  // as typed: "nsz,nnan", "all"; empty: none
@@ -57,14 +61,18 @@ class Simplifier {
   // case's "fast_math" member).
   SimplifyResult run(const Expr& input, const Facts& facts, FastMath extra = {}) const;
   // The rules, limits, costs and the run's fast-math flags for a pass pipeline (valid
-  // while this Simplifier lives); functions add their own flags.
-  PassContext pass_context() const {
+  // while this Simplifier lives); functions add their own flags and costs.
+  PassContext pass_context() const { return PassContext{rewrites_, options(), {}}; }
+  // The limits, costs, extractor, linear forms and fast-math flags for simplify_expr
+  // (valid while this Simplifier lives).
+  SimplifyOptions options() const {
     SimplifyOptions options;
     options.limits = limits_;
     options.costs = &costs_;
+    options.extract = extract_;
     options.linear_forms = linear_forms_;
     options.fast_math = fast_math_;
-    return PassContext{rewrites_, options};
+    return options;
   }
 
   const CostProfile& costs() const { return costs_; }
@@ -77,6 +85,7 @@ class Simplifier {
 
   std::vector<Rewrite> rewrites_;
   CostProfile costs_ = CostProfile::unit();
+  ExtractOptions extract_;
   RunLimits limits_;
   bool linear_forms_ = true;  // off when --rules replaces the built-in algebra
   bool report_ = false;

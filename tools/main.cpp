@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
                                                      eqsat::cli::add_simplify_file_command(app),
                                                      eqsat::cli::add_verify_rules_command(app),
                                                      eqsat::cli::add_fuzz_command(app),
+                                                     eqsat::cli::add_explain_command(app),
+                                                     eqsat::cli::add_dot_command(app),
                                                      eqsat::cli::add_saturate_command(app)};
   try {
     app.parse(argc, argv);
@@ -31,7 +33,8 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     return eqsat::cli::fail(std::string("internal error: ") + error.what());
   }
-  std::cerr << "eqsat: error: a command is required (batch, simplify, simplify-expr, verify-rules, fuzz, saturate)\nRun 'eqsat --help' for more "
+  std::cerr << "eqsat: error: a command is required (batch, simplify, simplify-expr, explain, dot, verify-rules, fuzz, "
+               "saturate)\nRun 'eqsat --help' for more "
                "information.\n";
   return 2;
 }

@@ -1,7 +1,9 @@
 // `eqsat simplify FILE [--pipeline NAMES] [--constants-only] [--costs PROFILE] [--report]`:
 // runs a pipeline of passes (default: simplify) over the functions of a file in the
-// statement language (docs/ir.md) and prints the result on stdout. With --report, what
+// statement language (docs/ir.md) and prints the result on stdout. A function with a
+// `@costs(...)` decorator is simplified under its own profile (passes/function_costs.h). With --report, what
 // each pass changed goes to stderr as JSON.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -11,6 +13,7 @@
 
 #include "ir/stmt_parse.h"
 #include "ir/stmt_print.h"
+#include "passes/function_costs.h"
 #include "passes/pass_manager.h"
 #include "tools/batch.h"
 #include "tools/commands.h"
@@ -56,6 +59,12 @@ int run_simplify_file(const SimplifyFileFlags& flags) {
   Result<Simplifier> simplifier = Simplifier::from_flags(engine);
   if (!simplifier) return fail(simplifier.error().describe());
   PassContext context = simplifier->pass_context();
+  // `@costs` decorators: a profile file they name is looked up next to FILE.
+  const std::string base_dir =
+      flags.file == "-" ? std::string() : std::filesystem::path(flags.file).parent_path().string();
+  Result<FunctionCosts> function_costs = resolve_function_costs(*program, simplifier->costs(), base_dir);
+  if (!function_costs) return fail(flags.file + ": " + function_costs.error().describe());
+  context.function_costs = *function_costs;
 
   std::vector<PassReport> reports;
   const Program out = run_pipeline(*program, *pipeline, context, reports);

@@ -47,7 +47,7 @@ TEST(CostProfile, BadProfilesNameTheFileAndKey) {
   };
   for (Case c : {Case{"[1]", "p.json: a cost profile is a JSON object"},
                  Case{"{", "p.json: not valid JSON"},
-                 Case{R"({"colour": 1})", "p.json: unknown key 'colour'"},
+                 Case{R"({"colour": 1})", "p.json: unknown key 'colour' (known: name, comment, default, ops, dtypes, weights)"},
                  Case{R"({"ops": {"plus": 1}})", "p.json: ops: unknown operation 'plus'"},
                  Case{R"({"ops": {"add": -1}})", "p.json: ops.add: expected a non-negative integer or \"inf\""},
                  Case{R"({"default": "cheap"})", "p.json: key 'default': expected a non-negative integer or \"inf\""},

@@ -27,7 +27,7 @@ Program parse_ok(const std::string& text) {
 std::string run(const std::string& pipeline, const std::string& text) {
   Result<std::vector<const PassInfo*>> passes = parse_pipeline(pipeline);
   EXPECT_TRUE(passes.ok());
-  PassContext context{rules(), {}};
+  PassContext context{rules(), {}, {}};
   std::vector<PassReport> reports;
   return print_program(run_pipeline(parse_ok(text), *passes, context, reports));
 }
@@ -69,7 +69,7 @@ def main(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
                     "def main(x: Tensor[[64], FP32]) -> Tensor[[64], FP32]:\n"
                     "    return x\n");
 
-  PassContext context{rules(), {}};
+  PassContext context{rules(), {}, {}};
   context.expr.fast_math = FastMathFlag::Nsz;  // `eqsat simplify --fast-math nsz`
   std::vector<PassReport> reports;
   const Program out = run_pipeline(parse_ok(R"(def main(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:

@@ -49,7 +49,7 @@ int main() {
   }
   Result<std::vector<const PassInfo*>> pipeline = parse_pipeline("simplify");
   std::vector<PassReport> reports;
-  const Program simplified = run_pipeline(*kernel, *pipeline, PassContext{rules, {}}, reports);
+  const Program simplified = run_pipeline(*kernel, *pipeline, PassContext{rules, {}, {}}, reports);
   std::cout << print_program(simplified);
   std::cout << "rules installed: " << std::filesystem::exists(EQSAT_RULES_DIR "/arith.rules") << '\n';
   return 0;
