@@ -1,7 +1,7 @@
 // The analyses every e-class carries: its dtype, its constant value when known, an
-// integer interval, and a congruence (x ≡ r mod m; INDEX only). They are one semilattice per class: `make` computes the data of
-// a new node from its children, `join` combines the data of two merged classes and
-// says whether the result differs from what the class had.
+// integer interval, and a congruence (x ≡ r mod m; INDEX only). They are one semilattice per class: `make` computes the
+// data of a new node from its children, `join` combines the data of two merged classes and says whether the result
+// differs from what the class had.
 #pragma once
 
 #include <optional>
@@ -23,8 +23,8 @@ struct ClassData {
 
 // What changed when `incoming` was joined into `into`.
 struct JoinResult {
-  bool changed = false;       // `into` is more precise than before
-  bool contradiction = false; // the two sides had different constants
+  bool changed = false;        // `into` is more precise than before
+  bool contradiction = false;  // the two sides had different constants
 };
 
 // Joins the facts of `incoming` into `into` (both describe the same value).

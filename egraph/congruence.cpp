@@ -97,7 +97,8 @@ Congruence congruence_of(Op op, DType result, DType operand, std::span<const Con
       const Congruence &a = args[0], &b = args[1];
       return Congruence::of(gcd(a.modulus, b.modulus), a.remainder - b.remainder);
     }
-    case Op::Neg: return Congruence::of(args[0].modulus, -args[0].remainder);
+    case Op::Neg:
+      return Congruence::of(args[0].modulus, -args[0].remainder);
     case Op::Mul: {
       // (k1*m1 + r1)(k2*m2 + r2) = k1k2*m1m2 + k1*m1r2 + k2*m2r1 + r1r2 (every value < 2^124).
       const Congruence &a = args[0], &b = args[1];
@@ -133,10 +134,14 @@ Congruence congruence_of(Op op, DType result, DType operand, std::span<const Con
       return Congruence::of(gcd(args[0].modulus, *c), args[0].remainder);
     }
     case Op::Min:
-    case Op::Max: return args[0].join(args[1]);
-    case Op::Select: return args[1].join(args[2]);
-    case Op::Cast: return operand == DType::Index ? args[0] : Congruence::unknown();
-    default: return Congruence::unknown();
+    case Op::Max:
+      return args[0].join(args[1]);
+    case Op::Select:
+      return args[1].join(args[2]);
+    case Op::Cast:
+      return operand == DType::Index ? args[0] : Congruence::unknown();
+    default:
+      return Congruence::unknown();
   }
 }
 

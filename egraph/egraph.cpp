@@ -115,8 +115,8 @@ ClassData EGraph::make_data(const ENode& node) const {
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
       DType operand = classes_[find(node.children[node.op == Op::Select ? 1 : 0]).value].data.dtype;
-      data.interval = data.interval.intersect(interval_of(node.op, node.dtype, operand,
-                                                          std::span<const Interval>(intervals.data(), intervals.size())));
+      data.interval = data.interval.intersect(
+          interval_of(node.op, node.dtype, operand, std::span<const Interval>(intervals.data(), intervals.size())));
       data.congruence = congruence_of(node.op, node.dtype, operand,
                                       std::span<const Congruence>(congruences.data(), congruences.size()));
       break;
@@ -193,8 +193,10 @@ ClassId EGraph::add_var(std::string_view name, DType dtype) {
 
 ClassId EGraph::add_expr(const Expr& expr) {
   switch (expr.op()) {
-    case Op::Var: return add_var(expr.name(), expr.dtype());
-    case Op::Const: return add_constant(expr.value());
+    case Op::Var:
+      return add_var(expr.name(), expr.dtype());
+    case Op::Const:
+      return add_constant(expr.value());
     default: {
       ENode node;
       node.op = expr.op();
@@ -254,8 +256,7 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);
   if (a == b) return false;
-  assert(classes_[a.value].data.dtype == classes_[b.value].data.dtype &&
-         "merged e-classes of different dtypes");
+  assert(classes_[a.value].data.dtype == classes_[b.value].data.dtype && "merged e-classes of different dtypes");
   // The class with more parents stays the root: fewer parents move.
   if (classes_[a.value].parents.size() < classes_[b.value].parents.size()) std::swap(a, b);
   EClass& root = classes_[a.value];
@@ -336,8 +337,7 @@ void EGraph::repair_classes() {
       if (x.first == y.first) return x.second < y.second;
       return x.first < y.first;
     });
-    eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()),
-                         eclass.parents.end());
+    eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
   }
 }
 
@@ -370,8 +370,7 @@ std::string EGraph::check_invariants() const {
       }
       auto [it, inserted] = seen.emplace(node, eclass.id);
       if (!inserted && it->second != eclass.id) {
-        why << "congruence broken: classes " << it->second.value << " and " << eclass.id.value
-            << " hold the same node";
+        why << "congruence broken: classes " << it->second.value << " and " << eclass.id.value << " hold the same node";
         return why.str();
       }
       auto memo = memo_.find(node);
@@ -381,11 +380,11 @@ std::string EGraph::check_invariants() const {
       }
       for (ClassId child : node.children) {
         const EClass& child_class = classes_[child.value];
-        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(),
-                                  [&](const auto& p) { return find(p.second) == eclass.id && canonicalize(p.first) == node; });
+        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const auto& p) {
+          return find(p.second) == eclass.id && canonicalize(p.first) == node;
+        });
         if (!listed) {
-          why << "class " << child.value << " does not list a parent node of class "
-              << eclass.id.value;
+          why << "class " << child.value << " does not list a parent node of class " << eclass.id.value;
           return why.str();
         }
       }

@@ -57,9 +57,7 @@ class EGraph {
   void set_builtin_commutativity(bool on);
   bool builtin_commutativity() const { return builtin_commutativity_; }
   // Whether nodes of `op` on `dtype` keep their two operands sorted.
-  bool sorts_operands(Op op, DType dtype) const {
-    return builtin_commutativity_ && is_commutative(op, dtype);
-  }
+  bool sorts_operands(Op op, DType dtype) const { return builtin_commutativity_ && is_commutative(op, dtype); }
 
   // --- Leaves: variable names and constants are interned; nodes refer to them. ---
   uint32_t intern_symbol(std::string_view name);
@@ -133,7 +131,7 @@ class EGraph {
   std::unordered_map<std::string, uint32_t> symbol_index_;
   std::vector<Value> constants_;
   std::unordered_map<std::size_t, std::vector<uint32_t>> constant_index_;  // by hash
-  std::unordered_map<uint32_t, Interval> var_intervals_;                    // by symbol
+  std::unordered_map<uint32_t, Interval> var_intervals_;                   // by symbol
   std::size_t contradictions_ = 0;
   std::unique_ptr<Explainer> explain_;
 

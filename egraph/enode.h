@@ -25,8 +25,7 @@ struct ENode {
     if (a.op != b.op) return a.op < b.op;
     if (a.dtype != b.dtype) return a.dtype < b.dtype;
     if (a.payload != b.payload) return a.payload < b.payload;
-    return std::lexicographical_compare(a.children.begin(), a.children.end(), b.children.begin(),
-                                        b.children.end());
+    return std::lexicographical_compare(a.children.begin(), a.children.end(), b.children.begin(), b.children.end());
   }
   bool is_leaf() const { return children.empty(); }
 };

@@ -17,28 +17,44 @@ Truth from_bool(bool b) { return b ? Truth::True : Truth::False; }
 
 Truth compare(Op op, Int a, Int b) {
   switch (op) {
-    case Op::Eq: return from_bool(a == b);
-    case Op::Ne: return from_bool(a != b);
-    case Op::Lt: return from_bool(a < b);
-    case Op::Le: return from_bool(a <= b);
-    case Op::Gt: return from_bool(a > b);
-    case Op::Ge: return from_bool(a >= b);
-    default: return Truth::Unknown;
+    case Op::Eq:
+      return from_bool(a == b);
+    case Op::Ne:
+      return from_bool(a != b);
+    case Op::Lt:
+      return from_bool(a < b);
+    case Op::Le:
+      return from_bool(a <= b);
+    case Op::Gt:
+      return from_bool(a > b);
+    case Op::Ge:
+      return from_bool(a >= b);
+    default:
+      return Truth::Unknown;
   }
 }
 
 std::optional<Int> arithmetic(Op op, const std::optional<Int>& a, const std::optional<Int>& b) {
   if (!a || !b) return std::nullopt;
   switch (op) {
-    case Op::Add: return checked_add(*a, *b);
-    case Op::Sub: return checked_sub(*a, *b);
-    case Op::Mul: return checked_mul(*a, *b);
-    case Op::FloorDiv: return *b == 0 ? std::nullopt : std::optional<Int>(floor_div(*a, *b));
-    case Op::FloorMod: return *b == 0 ? std::nullopt : std::optional<Int>(floor_mod(*a, *b));
-    case Op::Min: return std::min(*a, *b);
-    case Op::Max: return std::max(*a, *b);
-    case Op::BitAnd: return *a & *b;
-    default: return std::nullopt;
+    case Op::Add:
+      return checked_add(*a, *b);
+    case Op::Sub:
+      return checked_sub(*a, *b);
+    case Op::Mul:
+      return checked_mul(*a, *b);
+    case Op::FloorDiv:
+      return *b == 0 ? std::nullopt : std::optional<Int>(floor_div(*a, *b));
+    case Op::FloorMod:
+      return *b == 0 ? std::nullopt : std::optional<Int>(floor_mod(*a, *b));
+    case Op::Min:
+      return std::min(*a, *b);
+    case Op::Max:
+      return std::max(*a, *b);
+    case Op::BitAnd:
+      return *a & *b;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -50,14 +66,17 @@ class Evaluator {
   GuardValue eval(uint32_t index) const {
     const GuardNode& node = guard_.nodes[index];
     switch (node.kind) {
-      case GuardNode::Kind::Literal: return {node.literal, Truth::Unknown};
+      case GuardNode::Kind::Literal:
+        return {node.literal, Truth::Unknown};
       case GuardNode::Kind::ValueOf: {
         const ClassData& data = egraph_.data(subst_[node.var]);
         if (!data.constant || is_float(data.dtype)) return {};
         return {data.constant->i, Truth::Unknown};
       }
-      case GuardNode::Kind::Lower: return {egraph_.data(subst_[node.var]).interval.lo, Truth::Unknown};
-      case GuardNode::Kind::Upper: return {egraph_.data(subst_[node.var]).interval.hi, Truth::Unknown};
+      case GuardNode::Kind::Lower:
+        return {egraph_.data(subst_[node.var]).interval.lo, Truth::Unknown};
+      case GuardNode::Kind::Upper:
+        return {egraph_.data(subst_[node.var]).interval.hi, Truth::Unknown};
       case GuardNode::Kind::Modulus:
       case GuardNode::Kind::Remainder: {
         const Congruence& c = egraph_.data(subst_[node.var]).congruence;
@@ -66,7 +85,8 @@ class Evaluator {
       }
       case GuardNode::Kind::IsConst:
         return {std::nullopt, from_bool(egraph_.data(subst_[node.var]).constant.has_value())};
-      case GuardNode::Kind::Apply: return apply(node);
+      case GuardNode::Kind::Apply:
+        return apply(node);
     }
     return {};
   }
@@ -100,7 +120,8 @@ class Evaluator {
         auto a = eval(node.children[0]).number;
         return {a ? (*a < 0 ? checked_sub(0, *a) : a) : std::nullopt, Truth::Unknown};
       }
-      default: break;
+      default:
+        break;
     }
     auto a = eval(node.children[0]).number;
     auto b = eval(node.children[1]).number;

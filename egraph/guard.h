@@ -29,14 +29,14 @@ namespace eqsat {
 
 struct GuardNode {
   enum class Kind : uint8_t {
-    Literal,  // an integer constant
-    ValueOf,  // the constant value of a const-only variable
-    Lower,    // lower(x)
-    Upper,    // upper(x)
-    IsConst,  // is_const(x): a truth value, never unknown
-    Modulus,  // modulus(x)
+    Literal,    // an integer constant
+    ValueOf,    // the constant value of a const-only variable
+    Lower,      // lower(x)
+    Upper,      // upper(x)
+    IsConst,    // is_const(x): a truth value, never unknown
+    Modulus,    // modulus(x)
     Remainder,  // remainder(x)
-    Apply,    // `op` applied to the children
+    Apply,      // `op` applied to the children
   };
   Kind kind = Kind::Literal;
   Op op = Op::Add;   // Apply: Add Sub Mul Neg FloorDiv FloorMod Min Max Abs, comparisons, And Or Not
@@ -48,7 +48,7 @@ struct GuardNode {
 struct Guard {
   std::vector<GuardNode> nodes;  // children come before their parents
   uint32_t root = 0;
-  std::string text;              // as written in the rule file, for reports
+  std::string text;  // as written in the rule file, for reports
 };
 
 enum class Truth : uint8_t { False, True, Unknown };

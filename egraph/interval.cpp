@@ -212,17 +212,17 @@ std::optional<Interval> same_quotient_remainder(const Interval& x, const Interva
 // smaller than it in magnitude; toward zero it cannot pass x.
 Interval floor_mod_part(const Interval& x, const Interval& part) {
   if (at_least(part.lo, 1)) {
-    Interval r{0, offset(part.hi, -1)};                                 // [0, d - 1]
+    Interval r{0, offset(part.hi, -1)};  // [0, d - 1]
     if (at_least(x.lo, 0)) {
-      r.hi = hi_min(r.hi, x.hi);                                        // x % d <= x
-      if (x.hi && *x.hi < *part.lo) r = x;                              // x < d: x % d == x
+      r.hi = hi_min(r.hi, x.hi);            // x % d <= x
+      if (x.hi && *x.hi < *part.lo) r = x;  // x < d: x % d == x
     }
     return r;
   }
-  Interval r{offset(part.lo, 1), 0};                                    // [d + 1, 0]
+  Interval r{offset(part.lo, 1), 0};  // [d + 1, 0]
   if (at_most(x.hi, 0)) {
-    r.lo = lo_max(r.lo, x.lo);                                          // x % d >= x
-    if (x.lo && *x.lo > *part.hi) r = x;                                // d < x: x % d == x
+    r.lo = lo_max(r.lo, x.lo);            // x % d >= x
+    if (x.lo && *x.lo > *part.hi) r = x;  // d < x: x % d == x
   }
   return r;
 }
@@ -245,15 +245,13 @@ Interval trunc_mod(const Interval& x, const Interval& d, const Divisor& parts) {
   Bound largest = hi_max(negate(d.lo), d.hi);  // max(|lo|, |hi|): never at the excluded zero
   Bound max_r = offset(largest, -1);
   Int smallest_abs = parts.positive ? *parts.positive->lo : Int(0);
-  if (parts.negative && (!parts.positive || -*parts.negative->hi < smallest_abs))
-    smallest_abs = -*parts.negative->hi;
+  if (parts.negative && (!parts.positive || -*parts.negative->hi < smallest_abs)) smallest_abs = -*parts.negative->hi;
 
   Interval r;
   r.lo = at_least(x.lo, 0) ? Bound(0) : lo_max(x.lo, negate(max_r));
   r.hi = at_most(x.hi, 0) ? Bound(0) : hi_min(x.hi, max_r);
   if (x.lo && x.hi && -*x.lo < smallest_abs && *x.hi < smallest_abs) r = x;  // |x| < |d|
-  if (auto exact = same_quotient_remainder(x, d, [](Int a, Int b) { return a / b; }))
-    return r.intersect(*exact);
+  if (auto exact = same_quotient_remainder(x, d, [](Int a, Int b) { return a / b; })) return r.intersect(*exact);
   return r;
 }
 
@@ -375,7 +373,7 @@ Interval cast(DType from, DType to, const Interval& x) {
   if (is_float(to)) return Interval::all();
   if (to == DType::Bool) {
     if (is_float(from)) return kUnknown;
-    if (!x.contains(0)) return kTrue;   // cast(x, BOOL) is x != 0
+    if (!x.contains(0)) return kTrue;  // cast(x, BOOL) is x != 0
     if (x.is_point()) return kFalse;
     return kUnknown;
   }
@@ -446,12 +444,18 @@ Interval math_interval(Op op, DType result, DType operand, std::span<const Inter
       if (is_float(operand)) return kUnknown;
       const Interval& b = in[1];
       switch (op) {
-        case Op::Eq: return equal(a, b);
-        case Op::Ne: return logical_not(equal(a, b));
-        case Op::Lt: return less(a, b);
-        case Op::Le: return less_equal(a, b);
-        case Op::Gt: return less(b, a);
-        default: return less_equal(b, a);
+        case Op::Eq:
+          return equal(a, b);
+        case Op::Ne:
+          return logical_not(equal(a, b));
+        case Op::Lt:
+          return less(a, b);
+        case Op::Le:
+          return less_equal(a, b);
+        case Op::Gt:
+          return less(b, a);
+        default:
+          return less_equal(b, a);
       }
     }
     case Op::And:  // on {0, 1}: min

@@ -86,8 +86,8 @@ class Matcher {
   }
 
  private:
-  void match_children(const PatternNode& pnode, const ENode& node, std::size_t i, bool swapped,
-                      Subst& subst, Continuation next) const {
+  void match_children(const PatternNode& pnode, const ENode& node, std::size_t i, bool swapped, Subst& subst,
+                      Continuation next) const {
     if (i == pnode.children.size()) {
       next();
       return;
@@ -110,8 +110,8 @@ Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars
   return pattern;
 }
 
-void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars,
-                   ClassId id, const std::function<void(const Subst&)>& on_match) {
+void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
+                   const std::function<void(const Subst&)>& on_match) {
   Subst subst(vars.size(), ClassId());
   std::vector<Subst> found;
   auto record = [&] { found.push_back(subst); };

@@ -28,10 +28,10 @@ struct PatternVar {
 struct PatternNode {
   enum class Kind : uint8_t { Var, Const, Op };
   Kind kind = Kind::Op;
-  Op op = Op::Const;            // Kind::Op
-  DType dtype = DType::Index;   // result dtype (all kinds)
-  Value value;                  // Kind::Const
-  uint32_t var = 0;             // Kind::Var: index into the rewrite's variables
+  Op op = Op::Const;                                     // Kind::Op
+  DType dtype = DType::Index;                            // result dtype (all kinds)
+  Value value;                                           // Kind::Const
+  uint32_t var = 0;                                      // Kind::Var: index into the rewrite's variables
   boost::container::small_vector<uint32_t, 3> children;  // indices into Pattern::nodes
 };
 
@@ -50,8 +50,8 @@ struct Pattern {
 using Subst = boost::container::small_vector<ClassId, 4>;
 
 // Calls `on_match` for every distinct way `pattern` matches class `id`.
-void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars,
-                   ClassId id, const std::function<void(const Subst&)>& on_match);
+void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
+                   const std::function<void(const Subst&)>& on_match);
 
 // Adds the instance of `pattern` under `subst` to the e-graph and returns its class.
 ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst);

@@ -12,8 +12,8 @@
 namespace eqsat {
 
 struct Rewrite {
-  std::string name;               // the rule's name (shared by its dtype instances)
-  std::vector<PatternVar> vars;   // shared by lhs, rhs and guard
+  std::string name;              // the rule's name (shared by its dtype instances)
+  std::vector<PatternVar> vars;  // shared by lhs, rhs and guard
   Pattern lhs;
   Pattern rhs;
   std::optional<Guard> guard;

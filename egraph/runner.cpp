@@ -10,10 +10,14 @@ namespace eqsat {
 
 std::string_view stop_reason_name(StopReason reason) {
   switch (reason) {
-    case StopReason::Saturated: return "saturated";
-    case StopReason::IterationLimit: return "iteration-limit";
-    case StopReason::NodeLimit: return "node-limit";
-    case StopReason::TimeLimit: return "time-limit";
+    case StopReason::Saturated:
+      return "saturated";
+    case StopReason::IterationLimit:
+      return "iteration-limit";
+    case StopReason::NodeLimit:
+      return "node-limit";
+    case StopReason::TimeLimit:
+      return "time-limit";
   }
   return "unknown";
 }
@@ -33,8 +37,7 @@ std::string RunReport::to_json() const {
   for (std::size_t i = 0; i < per_iteration.size(); ++i) {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
-        << ", \"matches\": " << it.matches << ", \"merges\": " << it.merges << ", \"banned\": " << it.banned
-        << '}';
+        << ", \"matches\": " << it.matches << ", \"merges\": " << it.merges << ", \"banned\": " << it.banned << '}';
   }
   out << "]}";
   return out.str();

@@ -7,8 +7,8 @@ namespace eqsat {
 
 namespace {
 constexpr std::array<std::string_view, kNumDTypes> kNames = {
-    "INDEX", "BOOL",   "INT8",   "INT16",  "INT32", "INT64", "UINT8",
-    "UINT16", "UINT32", "UINT64", "FP16", "BF16",  "FP32",  "FP64",
+    "INDEX",  "BOOL",   "INT8",   "INT16", "INT32", "INT64", "UINT8",
+    "UINT16", "UINT32", "UINT64", "FP16",  "BF16",  "FP32",  "FP64",
 };
 }  // namespace
 
@@ -24,12 +24,26 @@ std::optional<DType> parse_dtype(std::string_view text) {
 
 int bit_width(DType t) {
   switch (t) {
-    case DType::Index: return 0;
-    case DType::Bool: return 1;
-    case DType::Int8: case DType::UInt8: return 8;
-    case DType::Int16: case DType::UInt16: case DType::FP16: case DType::BF16: return 16;
-    case DType::Int32: case DType::UInt32: case DType::FP32: return 32;
-    case DType::Int64: case DType::UInt64: case DType::FP64: return 64;
+    case DType::Index:
+      return 0;
+    case DType::Bool:
+      return 1;
+    case DType::Int8:
+    case DType::UInt8:
+      return 8;
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::FP16:
+    case DType::BF16:
+      return 16;
+    case DType::Int32:
+    case DType::UInt32:
+    case DType::FP32:
+      return 32;
+    case DType::Int64:
+    case DType::UInt64:
+    case DType::FP64:
+      return 64;
   }
   return 0;
 }

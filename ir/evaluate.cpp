@@ -8,7 +8,8 @@ namespace eqsat {
 
 std::optional<Value> evaluate(const Expr& expr, const Env& env) {
   switch (expr.op()) {
-    case Op::Const: return expr.value();
+    case Op::Const:
+      return expr.value();
     case Op::Var: {
       auto found = env.find(expr.name());
       if (found == env.end() || found->second.dtype != expr.dtype()) return std::nullopt;
@@ -31,7 +32,8 @@ std::optional<Value> evaluate(const Expr& expr, const Env& env) {
       if (!right || right->dtype != DType::Bool) return std::nullopt;
       return right;
     }
-    default: break;
+    default:
+      break;
   }
   std::vector<Value> args;
   args.reserve(expr.args().size());

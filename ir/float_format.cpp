@@ -10,11 +10,16 @@ namespace eqsat::detail {
 
 FloatFormat float_format(DType dtype) {
   switch (dtype) {
-    case DType::FP16: return {11, -14, 15};
-    case DType::BF16: return {8, -126, 127};
-    case DType::FP32: return {24, -126, 127};
-    case DType::FP64: return {53, -1022, 1023};
-    default: break;
+    case DType::FP16:
+      return {11, -14, 15};
+    case DType::BF16:
+      return {8, -126, 127};
+    case DType::FP32:
+      return {24, -126, 127};
+    case DType::FP64:
+      return {53, -1022, 1023};
+    default:
+      break;
   }
   assert(false && "float_format of a non-float dtype");
   return {53, -1022, 1023};

@@ -43,9 +43,12 @@ Opt int_result(DType t, std::optional<Int> v) {
 Int modular(Op op, Int a, Int b) {
   const UInt x = UInt(a), y = UInt(b);
   switch (op) {
-    case Op::Add: return Int(x + y);
-    case Op::Sub: return Int(x - y);
-    default: return Int(x * y);
+    case Op::Add:
+      return Int(x + y);
+    case Op::Sub:
+      return Int(x - y);
+    default:
+      return Int(x * y);
   }
 }
 
@@ -55,10 +58,14 @@ Opt fold_int_divide(Op op, DType t, Int a, Int b) {
   // Only INDEX can hold the 128-bit minimum; its quotient by -1 does not fit.
   if (a == min128 && b == -1) return std::nullopt;
   switch (op) {
-    case Op::FloorDiv: return int_result(t, floor_div(a, b));
-    case Op::FloorMod: return int_result(t, floor_mod(a, b));
-    case Op::TruncDiv: return int_result(t, a / b);
-    default: return int_result(t, a % b);
+    case Op::FloorDiv:
+      return int_result(t, floor_div(a, b));
+    case Op::FloorMod:
+      return int_result(t, floor_mod(a, b));
+    case Op::TruncDiv:
+      return int_result(t, a / b);
+    default:
+      return int_result(t, a % b);
   }
 }
 
@@ -97,15 +104,22 @@ Opt fold_integer(Op op, DType t, const Value* args) {
     case Op::TruncDiv:
     case Op::TruncMod:
       return fold_int_divide(op, t, a, args[1].i);
-    case Op::Min: return Value::integer(t, std::min(a, args[1].i));
-    case Op::Max: return Value::integer(t, std::max(a, args[1].i));
+    case Op::Min:
+      return Value::integer(t, std::min(a, args[1].i));
+    case Op::Max:
+      return Value::integer(t, std::max(a, args[1].i));
     // Two's complement on 128 bits is the infinite two's complement of every INDEX
     // value in range (~x = -x - 1); fixed widths wrap the result back.
-    case Op::BitAnd: return Value::integer(t, a & args[1].i);
-    case Op::BitOr: return Value::integer(t, a | args[1].i);
-    case Op::BitXor: return Value::integer(t, a ^ args[1].i);
-    case Op::BitNot: return Value::integer(t, ~a);
-    default: return std::nullopt;
+    case Op::BitAnd:
+      return Value::integer(t, a & args[1].i);
+    case Op::BitOr:
+      return Value::integer(t, a | args[1].i);
+    case Op::BitXor:
+      return Value::integer(t, a ^ args[1].i);
+    case Op::BitNot:
+      return Value::integer(t, ~a);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -117,12 +131,18 @@ Opt fold_integer(Op op, DType t, const Value* args) {
 Opt fold_float(Op op, DType t, const Value* args) {
   const double a = args[0].f;
   switch (op) {
-    case Op::Add: return Value::floating(t, a + args[1].f);
-    case Op::Sub: return Value::floating(t, a - args[1].f);
-    case Op::Mul: return Value::floating(t, a * args[1].f);
-    case Op::Div: return Value::floating(t, a / args[1].f);  // x/0 is +-inf or NaN
-    case Op::Neg: return Value::floating(t, -a);
-    case Op::Abs: return Value::floating(t, std::fabs(a));
+    case Op::Add:
+      return Value::floating(t, a + args[1].f);
+    case Op::Sub:
+      return Value::floating(t, a - args[1].f);
+    case Op::Mul:
+      return Value::floating(t, a * args[1].f);
+    case Op::Div:
+      return Value::floating(t, a / args[1].f);  // x/0 is +-inf or NaN
+    case Op::Neg:
+      return Value::floating(t, -a);
+    case Op::Abs:
+      return Value::floating(t, std::fabs(a));
     case Op::Min:
     case Op::Max: {
       const double b = args[1].f;
@@ -131,7 +151,8 @@ Opt fold_float(Op op, DType t, const Value* args) {
       const bool a_first = op == Op::Min ? a <= b : a >= b;
       return a_first ? args[0] : args[1];
     }
-    default: return std::nullopt;  // // % truncdiv truncmod and bitwise: not float ops
+    default:
+      return std::nullopt;  // // % truncdiv truncmod and bitwise: not float ops
   }
 }
 
@@ -140,12 +161,18 @@ Opt fold_float(Op op, DType t, const Value* args) {
 template <typename T>
 bool compare(Op op, T a, T b) {
   switch (op) {
-    case Op::Eq: return a == b;
-    case Op::Ne: return a != b;
-    case Op::Lt: return a < b;
-    case Op::Le: return a <= b;
-    case Op::Gt: return a > b;
-    default: return a >= b;
+    case Op::Eq:
+      return a == b;
+    case Op::Ne:
+      return a != b;
+    case Op::Lt:
+      return a < b;
+    case Op::Le:
+      return a <= b;
+    case Op::Gt:
+      return a > b;
+    default:
+      return a >= b;
   }
 }
 
@@ -165,7 +192,7 @@ Opt float_to_int(DType to, double f) {
   if (!std::isfinite(f)) return std::nullopt;
   const double t = std::trunc(f);
   if (std::fabs(t) >= std::ldexp(1.0, 100)) return std::nullopt;  // outside every range
-  const Int v = static_cast<Int>(t);  // exact: t is an integer below 2^100
+  const Int v = static_cast<Int>(t);                              // exact: t is an integer below 2^100
   if (to != DType::Index && (v < dtype_min(to) || v > dtype_max(to))) return std::nullopt;
   return Value::integer(to, v);
 }

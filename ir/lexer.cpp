@@ -7,18 +7,13 @@ namespace eqsat {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Longest match first, so that "//" is not read as two "/".
-constexpr std::array<std::string_view, 7> kTwoCharSymbols = {
-    "//", "<<", ">>", "<=", ">=", "==", "!="};
+constexpr std::array<std::string_view, 7> kTwoCharSymbols = {"//", "<<", ">>", "<=", ">=", "==", "!="};
 constexpr std::string_view kOneCharSymbols = "+-*/%&|^~<>(),";
 
 class Lexer {
@@ -40,9 +35,7 @@ class Lexer {
 
  private:
   int column(std::size_t pos) const { return int(pos) + 1; }
-  char peek(std::size_t ahead = 0) const {
-    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-  }
+  char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
   Token take(TokenKind kind, std::size_t start) {
     return Token{kind, text_.substr(start, pos_ - start), column(start)};
   }
@@ -78,14 +71,11 @@ class Lexer {
     // "3x", "1e", "0b1": Python rejects a number run straight into a name.
     if (is_name_char(peek())) {
       while (is_name_char(peek()) || peek() == '.') ++pos_;
-      return Error{"malformed number '" + std::string(text_.substr(start, pos_ - start)) + "'",
-                   column(start)};
+      return Error{"malformed number '" + std::string(text_.substr(start, pos_ - start)) + "'", column(start)};
     }
     Token token = take(kind, start);
     if (kind == TokenKind::Integer && has_leading_zero(token.text)) {
-      return Error{
-          "leading zeros are not allowed in '" + std::string(token.text) + "' (Python syntax)",
-          token.column};
+      return Error{"leading zeros are not allowed in '" + std::string(token.text) + "' (Python syntax)", token.column};
     }
     return token;
   }

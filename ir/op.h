@@ -72,8 +72,8 @@ struct OpInfo {
   std::string_view symbol;  // infix/prefix spelling, or the call name ("min", "select")
   int arity;                // number of children; 0 for leaves
   bool commutative;
-  bool is_call;             // printed as name(args...)
-  Prec prec;                // of the infix or prefix form
+  bool is_call;  // printed as name(args...)
+  Prec prec;     // of the infix or prefix form
 };
 
 const OpInfo& op_info(Op op);

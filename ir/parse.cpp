@@ -25,9 +25,7 @@ struct Natural {
   bool has_float = false;      // open subtree: defaults to FP32 rather than INDEX
 };
 
-DType default_dtype(const Natural& natural) {
-  return natural.has_float ? DType::FP32 : DType::Index;
-}
+DType default_dtype(const Natural& natural) { return natural.has_float ? DType::FP32 : DType::Index; }
 
 bool is_logic(Op op) { return op == Op::And || op == Op::Or || op == Op::Not; }
 
@@ -152,8 +150,7 @@ class TypeChecker {
       Expr operand = check(*arg, DType::Bool);
       if (!operand.valid()) return Expr();
       if (operand.dtype() != DType::Bool) {
-        return fail("operand of '" + node.text + "' must be BOOL, got " + name_of(operand.dtype()),
-                    node.column);
+        return fail("operand of '" + node.text + "' must be BOOL, got " + name_of(operand.dtype()), node.column);
       }
       args.push_back(operand);
     }
@@ -165,18 +162,15 @@ class TypeChecker {
     const DType dtype = operand_dtype(node, hint);
     if (error_) return Expr();
     if (std::string_view need = operand_requirement(node.op, dtype); !need.empty()) {
-      return fail(
-          "'" + node.text + "' needs " + std::string(need) + " operands, got " + name_of(dtype),
-          node.column);
+      return fail("'" + node.text + "' needs " + std::string(need) + " operands, got " + name_of(dtype), node.column);
     }
     std::vector<Expr> args;
     if (node.op == Op::Select) {
       Expr condition = check(*node.args[0], DType::Bool);
       if (!condition.valid()) return Expr();
       if (condition.dtype() != DType::Bool) {
-        return fail(
-            "the condition of '" + node.text + "' must be BOOL, got " + name_of(condition.dtype()),
-            node.column);
+        return fail("the condition of '" + node.text + "' must be BOOL, got " + name_of(condition.dtype()),
+                    node.column);
       }
       args.push_back(condition);
     }
@@ -186,8 +180,8 @@ class TypeChecker {
       if (!operand.valid()) return Expr();
       if (seen && operand.dtype() != *seen) {
         const char* what = node.op == Op::Select ? "branches" : "operands";
-        return fail(std::string(what) + " of '" + node.text + "' have different dtypes " +
-                        name_of(*seen) + " and " + name_of(operand.dtype()),
+        return fail(std::string(what) + " of '" + node.text + "' have different dtypes " + name_of(*seen) + " and " +
+                        name_of(operand.dtype()),
                     node.column);
       }
       seen = operand.dtype();
@@ -215,8 +209,7 @@ class TypeChecker {
       return Expr::constant(rounded);
     }
     if (dtype == DType::Bool) {
-      return fail("integer literal " + literal.text + " where BOOL is expected (use True/False)",
-                  literal.column);
+      return fail("integer literal " + literal.text + " where BOOL is expected (use True/False)", literal.column);
     }
     // A fixed-width literal may be written as any n-bit two's complement pattern, signed or
     // unsigned, and wraps into the dtype the way C converts it: `x & -4` with x: UINT32
@@ -232,8 +225,7 @@ class TypeChecker {
 
   Expr float_literal(const Syntax& literal, DType dtype) {
     if (!is_float(dtype)) {
-      return fail("float literal " + literal.text + " where " + name_of(dtype) + " is expected",
-                  literal.column);
+      return fail("float literal " + literal.text + " where " + name_of(dtype) + " is expected", literal.column);
     }
     // Rounded to the dtype; a finite literal that would round to infinity is out of range.
     const Value rounded = Value::floating(dtype, literal.float_value);
@@ -244,8 +236,7 @@ class TypeChecker {
   }
 
   Expr out_of_range(const Syntax& literal, DType dtype) {
-    return fail("literal " + literal.text + " is out of range of " + name_of(dtype),
-                literal.column);
+    return fail("literal " + literal.text + " is out of range of " + name_of(dtype), literal.column);
   }
 
   // const(v, DTYPE): the literal gets the dtype; only here may 0 and 1 be BOOL.

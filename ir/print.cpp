@@ -82,9 +82,7 @@ std::string float_literal(const Value& v) {
   return text;
 }
 
-std::string literal_text(const Value& v) {
-  return is_float(v.dtype) ? float_literal(v) : value_text(v);
-}
+std::string literal_text(const Value& v) { return is_float(v.dtype) ? float_literal(v) : value_text(v); }
 
 class Printer {
  public:
@@ -97,9 +95,7 @@ class Printer {
         return constant(e.value(), context);
       case Op::Cast:
         // The operand is typed on its own: nothing is pushed into it.
-        return {
-            "cast(" + print(e.arg(0), {}).text + ", " + std::string(dtype_name(e.dtype())) + ")",
-            Prec::Atom};
+        return {"cast(" + print(e.arg(0), {}).text + ", " + std::string(dtype_name(e.dtype())) + ")", Prec::Atom};
       default:
         break;
     }
@@ -112,12 +108,10 @@ class Printer {
  private:
   Printed constant(const Value& v, const Context& context) {
     if (v.dtype == DType::Bool) return {value_text(v), Prec::Atom};
-    const bool bare_reads_back =
-        !context.must_fix && !const_fixes_own_dtype(v) &&
-        (context.pushed ? *context.pushed == v.dtype : v.dtype == default_dtype(v.dtype));
+    const bool bare_reads_back = !context.must_fix && !const_fixes_own_dtype(v) &&
+                                 (context.pushed ? *context.pushed == v.dtype : v.dtype == default_dtype(v.dtype));
     if (!bare_reads_back) {
-      return {"const(" + literal_text(v) + ", " + std::string(dtype_name(v.dtype)) + ")",
-              Prec::Atom};
+      return {"const(" + literal_text(v) + ", " + std::string(dtype_name(v.dtype)) + ")", Prec::Atom};
     }
     std::string text = literal_text(v);
     // "-3" reads back as the literal -3, but binds like a prefix operator.
@@ -144,8 +138,7 @@ class Printer {
     // An open operation: the parser pushes the parent's dtype (a comparison pushes none,
     // its result being BOOL) or else the default into the operands.
     const Context incoming = is_comparison(e.op()) ? Context{} : context;
-    const bool reaches =
-        incoming.pushed ? *incoming.pushed == dtype : dtype == default_dtype(dtype);
+    const bool reaches = incoming.pushed ? *incoming.pushed == dtype : dtype == default_dtype(dtype);
     if (incoming.must_fix || !reaches) contexts[first].must_fix = true;
     return contexts;
   }
@@ -175,8 +168,8 @@ class Printer {
   Printed infix(const Expr& e, const std::vector<Context>& contexts) {
     const OpInfo& info = op_info(e.op());
     const Prec left_needs = is_comparison(e.op()) ? tighter(info.prec) : info.prec;
-    return {within(print(e.arg(0), contexts[0]), left_needs) + " " + std::string(info.symbol) +
-                " " + within(print(e.arg(1), contexts[1]), tighter(info.prec)),
+    return {within(print(e.arg(0), contexts[0]), left_needs) + " " + std::string(info.symbol) + " " +
+                within(print(e.arg(1), contexts[1]), tighter(info.prec)),
             info.prec};
   }
 };
@@ -185,8 +178,6 @@ class Printer {
 
 std::string print(const Expr& expr) { return Printer().print(expr, {}).text; }
 
-std::string print(const Expr& expr, DType expected) {
-  return Printer().print(expr, Context{expected, false}).text;
-}
+std::string print(const Expr& expr, DType expected) { return Printer().print(expr, Context{expected, false}).text; }
 
 }  // namespace eqsat

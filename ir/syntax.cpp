@@ -54,10 +54,9 @@ const Function* find_function(std::string_view name) {
 
 // Python keywords other than the ones the language uses: never a variable name.
 constexpr std::array<std::string_view, 30> kReservedWords = {
-    "None",   "as",     "assert", "async", "await",  "break",   "class",    "continue",
-    "def",    "del",    "elif",   "else",  "except", "finally", "for",      "from",
-    "global", "if",     "import", "in",    "is",     "lambda",  "nonlocal", "pass",
-    "raise",  "return", "try",    "while", "with",   "yield",
+    "None", "as",     "assert",   "async",   "await", "break",  "class",  "continue", "def",    "del",
+    "elif", "else",   "except",   "finally", "for",   "from",   "global", "if",       "import", "in",
+    "is",   "lambda", "nonlocal", "pass",    "raise", "return", "try",    "while",    "with",   "yield",
 };
 
 bool is_reserved(std::string_view name) {
@@ -87,8 +86,7 @@ long long decimal_exponent(std::string_view text) {
   const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
   const std::size_t first = mantissa.find_first_of("123456789");
   if (first == std::string_view::npos) return 0;
-  const long long position =
-      first < point ? (long long)(point - first) - 1 : -(long long)(first - point);
+  const long long position = first < point ? (long long)(point - first) - 1 : -(long long)(first - point);
   return exponent + position;
 }
 
@@ -105,9 +103,7 @@ class SyntaxParser {
   }
 
  private:
-  const Token& peek(std::size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
+  const Token& peek(std::size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
   const Token& advance() {
     const Token& token = tokens_[pos_];
     if (pos_ + 1 < tokens_.size()) ++pos_;
@@ -357,9 +353,8 @@ class SyntaxParser {
     }
     advance();
     if (int(args.size()) != function->arity) {
-      return fail("'" + std::string(function->name) + "' takes " + std::to_string(function->arity) +
-                      " argument" + (function->arity == 1 ? "" : "s") + " but got " +
-                      std::to_string(args.size()),
+      return fail("'" + std::string(function->name) + "' takes " + std::to_string(function->arity) + " argument" +
+                      (function->arity == 1 ? "" : "s") + " but got " + std::to_string(args.size()),
                   name.column);
     }
     switch (function->kind) {
@@ -384,8 +379,7 @@ class SyntaxParser {
       if (dtype_arg->kind == SyntaxKind::Name) {
         return fail("unknown dtype '" + dtype_arg->text + "'", dtype_arg->column);
       }
-      return fail("the second argument of '" + std::string(function.name) + "' must be a dtype",
-                  dtype_arg->column);
+      return fail("the second argument of '" + std::string(function.name) + "' must be a dtype", dtype_arg->column);
     }
     if (function.kind == SyntaxKind::Const) {
       args[0] = const_literal(args[0]);
@@ -411,8 +405,8 @@ class SyntaxParser {
     const Syntax& name = negated ? *arg->args[0] : *arg;
     if (name.kind == SyntaxKind::Name && (name.text == "inf" || (name.text == "nan" && !negated))) {
       Node node = make(SyntaxKind::FloatLit, arg->column, (negated ? "-" : "") + name.text);
-      const double value = name.text == "inf" ? std::numeric_limits<double>::infinity()
-                                              : std::numeric_limits<double>::quiet_NaN();
+      const double value =
+          name.text == "inf" ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
       node->float_value = negated ? -value : value;
       return node;
     }

@@ -51,9 +51,7 @@ namespace {
 
 // The bits that identify a float value: every NaN maps to the canonical one (Values
 // built through Value::floating hold only that one, but the fields are public).
-uint64_t float_key(double f) {
-  return std::bit_cast<uint64_t>(std::isnan(f) ? detail::canonical_nan() : f);
-}
+uint64_t float_key(double f) { return std::bit_cast<uint64_t>(std::isnan(f) ? detail::canonical_nan() : f); }
 
 uint64_t mix(uint64_t h, uint64_t x) {
   // splitmix64's finaliser over a running combination.
@@ -162,8 +160,7 @@ Decimal shortest(DType dtype, double mag) {
       digits *= 10;
       --exp10;
     }
-    const Decimal below = digits == power ? normalized(digits * 10 - 1, exp10 - 1)
-                                          : normalized(digits - 1, exp10);
+    const Decimal below = digits == power ? normalized(digits * 10 - 1, exp10 - 1) : normalized(digits - 1, exp10);
     const Decimal above = normalized(digits + 1, exp10);
     for (const Decimal& d : {below, above}) {
       if (read_back(dtype, d) == mag) return d;

@@ -14,7 +14,7 @@ struct Value {
   Int i = 0;       // integers (already wrapped into the dtype's range) and BOOL (0 or 1)
   double f = 0.0;  // floats: a value exactly representable in the dtype
 
-  static Value integer(DType dtype, Int v);   // wraps v into a fixed-width dtype
+  static Value integer(DType dtype, Int v);  // wraps v into a fixed-width dtype
   static Value boolean(bool b);
   static Value floating(DType dtype, double v);  // rounds v to the dtype (nearest even)
 

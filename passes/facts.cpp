@@ -18,24 +18,36 @@ namespace {
 // a comparison with NaN is false both ways, so there is no such comparison).
 Op negated(Op op) {
   switch (op) {
-    case Op::Lt: return Op::Ge;
-    case Op::Le: return Op::Gt;
-    case Op::Gt: return Op::Le;
-    case Op::Ge: return Op::Lt;
-    case Op::Eq: return Op::Ne;
-    case Op::Ne: return Op::Eq;
-    default: return op;
+    case Op::Lt:
+      return Op::Ge;
+    case Op::Le:
+      return Op::Gt;
+    case Op::Gt:
+      return Op::Le;
+    case Op::Ge:
+      return Op::Lt;
+    case Op::Eq:
+      return Op::Ne;
+    case Op::Ne:
+      return Op::Eq;
+    default:
+      return op;
   }
 }
 
 // `a op b` is `b mirrored(op) a`.
 Op mirrored(Op op) {
   switch (op) {
-    case Op::Lt: return Op::Gt;
-    case Op::Le: return Op::Ge;
-    case Op::Gt: return Op::Lt;
-    case Op::Ge: return Op::Le;
-    default: return op;  // == and != are symmetric
+    case Op::Lt:
+      return Op::Gt;
+    case Op::Le:
+      return Op::Ge;
+    case Op::Gt:
+      return Op::Lt;
+    case Op::Ge:
+      return Op::Le;
+    default:
+      return op;  // == and != are symmetric
   }
 }
 
@@ -66,7 +78,9 @@ class FactCollector {
     ClassId id = egraph_.add_expr(fact);
     egraph_.merge(id, holds ? true_ : false_);
     switch (fact.op()) {
-      case Op::Not: collect(fact.arg(0), !holds); return;
+      case Op::Not:
+        collect(fact.arg(0), !holds);
+        return;
       case Op::And:  // p and q: both hold
         if (holds) {
           collect(fact.arg(0), true);
@@ -79,7 +93,8 @@ class FactCollector {
           collect(fact.arg(1), false);
         }
         return;
-      default: break;
+      default:
+        break;
     }
     if (!is_comparison(fact.op())) return;
     const Expr& left = fact.arg(0);
@@ -125,16 +140,27 @@ class OrderGraph {
     for (const Atom& atom : atoms) {
       std::size_t a = *index_of(atom.left), b = *index_of(atom.right);
       switch (atom.op) {
-        case Op::Lt: add(a, b, Order::Lt); break;
-        case Op::Le: add(a, b, Order::Le); break;
-        case Op::Gt: add(b, a, Order::Lt); break;
-        case Op::Ge: add(b, a, Order::Le); break;
+        case Op::Lt:
+          add(a, b, Order::Lt);
+          break;
+        case Op::Le:
+          add(a, b, Order::Le);
+          break;
+        case Op::Gt:
+          add(b, a, Order::Lt);
+          break;
+        case Op::Ge:
+          add(b, a, Order::Le);
+          break;
         case Op::Eq:
           add(a, b, Order::Le);
           add(b, a, Order::Le);
           break;
-        case Op::Ne: unequal.emplace_back(a, b); break;
-        default: break;
+        case Op::Ne:
+          unequal.emplace_back(a, b);
+          break;
+        default:
+          break;
       }
     }
     // a <= b and a != b: a < b (integers).
@@ -216,17 +242,23 @@ void assert_orders(EGraph& egraph, const OrderGraph& graph, ClassId true_class, 
 // The interval `e op c` gives e, for an integer constant c; nullopt if none.
 std::optional<Interval> interval_from_comparison(Op op, Int c, const Interval& current) {
   switch (op) {
-    case Op::Lt: return Interval::range(std::nullopt, c - 1);
-    case Op::Le: return Interval::range(std::nullopt, c);
-    case Op::Gt: return Interval::range(c + 1, std::nullopt);
-    case Op::Ge: return Interval::range(c, std::nullopt);
-    case Op::Eq: return Interval::point(c);
+    case Op::Lt:
+      return Interval::range(std::nullopt, c - 1);
+    case Op::Le:
+      return Interval::range(std::nullopt, c);
+    case Op::Gt:
+      return Interval::range(c + 1, std::nullopt);
+    case Op::Ge:
+      return Interval::range(c, std::nullopt);
+    case Op::Eq:
+      return Interval::point(c);
     case Op::Ne:
       // Only excluding an edge value narrows an interval.
       if (current.lo && *current.lo == c) return Interval::range(c + 1, current.hi);
       if (current.hi && *current.hi == c) return Interval::range(current.lo, c - 1);
       return std::nullopt;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

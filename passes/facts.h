@@ -15,9 +15,9 @@
 namespace eqsat {
 
 struct Facts {
-  std::map<std::string, DType> var_dtypes;   // a name not listed is INDEX
-  std::map<std::string, Interval> bounds;    // inclusive, sides optional
-  std::vector<Expr> assumptions;             // BOOL expressions known to hold
+  std::map<std::string, DType> var_dtypes;  // a name not listed is INDEX
+  std::map<std::string, Interval> bounds;   // inclusive, sides optional
+  std::vector<Expr> assumptions;            // BOOL expressions known to hold
 
   // The parser's view of the declared variables (unknown names are INDEX).
   VarTyper var_typer() const;

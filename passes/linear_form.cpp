@@ -32,76 +32,63 @@ struct CoefficientOverflow {};
 
 DType signed_of_width(DType t) {
   switch (t) {
-  case DType::UInt8:
-    return DType::Int8;
-  case DType::UInt16:
-    return DType::Int16;
-  case DType::UInt32:
-    return DType::Int32;
-  case DType::UInt64:
-    return DType::Int64;
-  default:
-    return t;
+    case DType::UInt8:
+      return DType::Int8;
+    case DType::UInt16:
+      return DType::Int16;
+    case DType::UInt32:
+      return DType::Int32;
+    case DType::UInt64:
+      return DType::Int64;
+    default:
+      return t;
   }
 }
 
 bool is_compare(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le ||
-         op == Op::Gt || op == Op::Ge;
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
 }
 
 Int gcd(Int a, Int b) {
-  while (b != 0)
-    a = std::exchange(b, a % b);
+  while (b != 0) a = std::exchange(b, a % b);
   return a < 0 ? -a : a;
 }
 
-bool is_ring_op(Op op) {
-  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Neg;
-}
+bool is_ring_op(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Neg; }
 
 // x // c or x % c of INDEX with a positive constant c: a polynomial in x's
 // terms.
 bool is_index_divmod(const Expr &expr) {
-  return expr.dtype() == DType::Index &&
-         (expr.op() == Op::FloorDiv || expr.op() == Op::FloorMod) &&
+  return expr.dtype() == DType::Index && (expr.op() == Op::FloorDiv || expr.op() == Op::FloorMod) &&
          expr.arg(1).is_const() && expr.arg(1).value().i > 0;
 }
 
 class Normalizer {
-public:
+ public:
   explicit Normalizer(LinearMode mode) : mode_(mode) {}
 
   Expr normalize(const Expr &expr) {
-    if (expr.op() == Op::Var || expr.op() == Op::Const)
-      return expr;
-    if (auto it = memo_.find(expr.identity()); it != memo_.end())
-      return it->second.second;
+    if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
+    if (auto it = memo_.find(expr.identity()); it != memo_.end()) return it->second.second;
     Expr out = normalize_uncached(expr);
-    memo_.emplace(expr.identity(),
-                  std::make_pair(
-                      expr, out)); // keeps expr alive: its address stays unique
+    memo_.emplace(expr.identity(), std::make_pair(expr, out));  // keeps expr alive: its address stays unique
     return out;
   }
 
-private:
+ private:
   Expr normalize_uncached(const Expr &expr) {
-    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) ||
-        is_index_divmod(expr)) {
+    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_divmod(expr)) {
       try {
         std::optional<Poly> poly = to_poly(expr, expr.dtype());
-        if (poly && mode_ == LinearMode::ModForm)
-          poly = to_mod_form(*poly);
-        if (poly)
-          return from_poly(*poly, expr.dtype());
+        if (poly && mode_ == LinearMode::ModForm) poly = to_mod_form(*poly);
+        if (poly) return from_poly(*poly, expr.dtype());
       } catch (const CoefficientOverflow &) {
       }
       return with_normal_args(expr);
     }
     if (is_compare(expr.op()) && is_integer(expr.arg(0).dtype())) {
       try {
-        if (std::optional<Expr> compared = normalize_compare(expr))
-          return *compared;
+        if (std::optional<Expr> compared = normalize_compare(expr)) return *compared;
       } catch (const CoefficientOverflow &) {
       }
     }
@@ -116,45 +103,36 @@ private:
       args.push_back(normalize(arg));
       changed = changed || args.back() != arg;
     }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args))
-                   : expr;
+    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
   }
 
   // --- Coefficient arithmetic in dtype t. ---
-  static Int reduce(DType t, Int v) {
-    return t == DType::Index ? v : wrap_to(signed_of_width(t), v);
-  }
+  static Int reduce(DType t, Int v) { return t == DType::Index ? v : wrap_to(signed_of_width(t), v); }
   static Int add(DType t, Int a, Int b) {
     std::optional<Int> sum = checked_add(a, b);
-    if (!sum)
-      throw CoefficientOverflow{};
+    if (!sum) throw CoefficientOverflow{};
     return reduce(t, *sum);
   }
   static Int mul(DType t, Int a, Int b) {
     std::optional<Int> product = checked_mul(a, b);
-    if (!product)
-      throw CoefficientOverflow{};
+    if (!product) throw CoefficientOverflow{};
     return reduce(t, *product);
   }
 
-  static void accumulate(DType t, Poly &into, const Monomial &monomial,
-                         Int coefficient) {
+  static void accumulate(DType t, Poly &into, const Monomial &monomial, Int coefficient) {
     Int &slot = into[monomial];
     slot = add(t, slot, coefficient);
-    if (slot == 0)
-      into.erase(monomial);
+    if (slot == 0) into.erase(monomial);
   }
 
   static Poly scaled(DType t, const Poly &poly, Int factor) {
     Poly out;
-    for (const auto &[monomial, coefficient] : poly)
-      accumulate(t, out, monomial, mul(t, coefficient, factor));
+    for (const auto &[monomial, coefficient] : poly) accumulate(t, out, monomial, mul(t, coefficient, factor));
     return out;
   }
 
   static Poly sum(DType t, Poly a, const Poly &b) {
-    for (const auto &[monomial, coefficient] : b)
-      accumulate(t, a, monomial, coefficient);
+    for (const auto &[monomial, coefficient] : b) accumulate(t, a, monomial, coefficient);
     return a;
   }
 
@@ -163,8 +141,7 @@ private:
     for (const auto &[ma, ka] : a) {
       for (const auto &[mb, kb] : b) {
         Monomial m;
-        std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(),
-                   std::back_inserter(m));
+        std::merge(ma.begin(), ma.end(), mb.begin(), mb.end(), std::back_inserter(m));
         accumulate(t, out, m, mul(t, ka, kb));
       }
     }
@@ -181,56 +158,47 @@ private:
   // The polynomial of an expression of integer dtype t.
   std::optional<Poly> to_poly(const Expr &expr, DType t) {
     switch (expr.op()) {
-    case Op::Const: {
-      Int v = reduce(t, expr.value().i);
-      return v == 0 ? Poly{} : Poly{{Monomial{}, v}};
-    }
-    case Op::Add:
-    case Op::Sub: {
-      std::optional<Poly> a = to_poly(expr.arg(0), t);
-      std::optional<Poly> b = to_poly(expr.arg(1), t);
-      if (!a || !b)
-        return std::nullopt;
-      return sum(t, std::move(*a),
-                 expr.op() == Op::Add ? *b : scaled(t, *b, -1));
-    }
-    case Op::Neg: {
-      std::optional<Poly> a = to_poly(expr.arg(0), t);
-      if (!a)
-        return std::nullopt;
-      return scaled(t, *a, -1);
-    }
-    case Op::Mul: {
-      std::optional<Poly> a = to_poly(expr.arg(0), t);
-      std::optional<Poly> b = to_poly(expr.arg(1), t);
-      if (!a || !b)
-        return std::nullopt;
-      if (a->size() * b->size() > kMaxTerms)
-        return atom(expr);
-      return product(t, *a, *b);
-    }
-    case Op::FloorDiv:
-    case Op::FloorMod:
-      if (t == DType::Index && is_index_divmod(expr)) {
-        if (std::optional<Poly> p = divmod_poly(expr))
-          return p;
+      case Op::Const: {
+        Int v = reduce(t, expr.value().i);
+        return v == 0 ? Poly{} : Poly{{Monomial{}, v}};
       }
-      return atom(expr);
-    default:
-      return atom(expr);
+      case Op::Add:
+      case Op::Sub: {
+        std::optional<Poly> a = to_poly(expr.arg(0), t);
+        std::optional<Poly> b = to_poly(expr.arg(1), t);
+        if (!a || !b) return std::nullopt;
+        return sum(t, std::move(*a), expr.op() == Op::Add ? *b : scaled(t, *b, -1));
+      }
+      case Op::Neg: {
+        std::optional<Poly> a = to_poly(expr.arg(0), t);
+        if (!a) return std::nullopt;
+        return scaled(t, *a, -1);
+      }
+      case Op::Mul: {
+        std::optional<Poly> a = to_poly(expr.arg(0), t);
+        std::optional<Poly> b = to_poly(expr.arg(1), t);
+        if (!a || !b) return std::nullopt;
+        if (a->size() * b->size() > kMaxTerms) return atom(expr);
+        return product(t, *a, *b);
+      }
+      case Op::FloorDiv:
+      case Op::FloorMod:
+        if (t == DType::Index && is_index_divmod(expr)) {
+          if (std::optional<Poly> p = divmod_poly(expr)) return p;
+        }
+        return atom(expr);
+      default:
+        return atom(expr);
     }
   }
 
   // --- Writing a polynomial back. ---
   Expr monomial_expr(const Monomial &monomial, DType t) const {
     Expr out = atoms_.at(monomial.front());
-    for (std::size_t i = 1; i < monomial.size(); ++i)
-      out = Expr::make(Op::Mul, t, {out, atoms_.at(monomial[i])});
+    for (std::size_t i = 1; i < monomial.size(); ++i) out = Expr::make(Op::Mul, t, {out, atoms_.at(monomial[i])});
     return out;
   }
-  static Expr constant(DType t, Int v) {
-    return Expr::constant(Value::integer(t, v));
-  }
+  static Expr constant(DType t, Int v) { return Expr::constant(Value::integer(t, v)); }
   // k * m for k > 0 (k = 1 gives m itself).
   Expr term(const Monomial &monomial, Int k, DType t) const {
     Expr m = monomial_expr(monomial, t);
@@ -248,13 +216,10 @@ private:
       }
     }
     std::optional<Expr> out;
-    auto append = [&](Op op, Expr e) {
-      out = out ? Expr::make(op, t, {*out, std::move(e)}) : std::move(e);
-    };
-    for (const auto &[monomial, k] : positive)
-      append(Op::Add, term(monomial, k, t));
+    auto append = [&](Op op, Expr e) { out = out ? Expr::make(op, t, {*out, std::move(e)}) : std::move(e); };
+    for (const auto &[monomial, k] : positive) append(Op::Add, term(monomial, k, t));
     if (!out && c != 0 && !negative.empty()) {
-      out = constant(t, c); // c - terms
+      out = constant(t, c);  // c - terms
       c = 0;
     }
     for (const auto &[monomial, k] : negative) {
@@ -263,19 +228,15 @@ private:
       } else if (k == -1) {
         out = Expr::make(Op::Neg, t, {monomial_expr(monomial, t)});
       } else {
-        out = Expr::make(Op::Mul, t,
-                         {monomial_expr(monomial, t), constant(t, k)});
+        out = Expr::make(Op::Mul, t, {monomial_expr(monomial, t), constant(t, k)});
       }
     }
-    if (!out)
-      return constant(t, c);
+    if (!out) return constant(t, c);
     // A constant offset is added with its sign (x + -1, as Halide writes it),
     // so that the rules over x + c see every offset; unsigned dtypes subtract
     // (x - 1, not x + 4294967295).
-    if (c < 0 && is_unsigned(t))
-      return Expr::make(Op::Sub, t, {*out, constant(t, -c)});
-    if (c != 0)
-      return Expr::make(Op::Add, t, {*out, constant(t, c)});
+    if (c < 0 && is_unsigned(t)) return Expr::make(Op::Sub, t, {*out, constant(t, -c)});
+    if (c != 0) return Expr::make(Op::Add, t, {*out, constant(t, c)});
     return *out;
   }
 
@@ -289,19 +250,16 @@ private:
     Op op = expr.op();
     Expr lhs = expr.arg(0), rhs = expr.arg(1);
     const bool equality = op == Op::Eq || op == Op::Ne;
-    if (!equality && t != DType::Index)
-      return std::nullopt;
+    if (!equality && t != DType::Index) return std::nullopt;
     if (op == Op::Gt || op == Op::Ge) {
       std::swap(lhs, rhs);
       op = op == Op::Gt ? Op::Lt : Op::Le;
     }
     std::optional<Poly> a = to_poly(lhs, t);
     std::optional<Poly> b = to_poly(rhs, t);
-    if (!a || !b)
-      return std::nullopt;
+    if (!a || !b) return std::nullopt;
     Poly p = sum(t, std::move(*a), scaled(t, *b, -1));
-    if (mode_ == LinearMode::ModForm)
-      p = to_mod_form(p);
+    if (mode_ == LinearMode::ModForm) p = to_mod_form(p);
 
     // Terms OP d, with d the constant moved to the right.
     Int d = 0;
@@ -311,28 +269,24 @@ private:
     }
     const bool is_eq = op == Op::Eq;
     if (p.empty()) {
-      bool holds =
-          equality ? (d == 0) == is_eq : (op == Op::Lt ? 0 < d : 0 <= d);
+      bool holds = equality ? (d == 0) == is_eq : (op == Op::Lt ? 0 < d : 0 <= d);
       return Expr::constant(Value::boolean(holds));
     }
     if (t == DType::Index) {
       // Divide by the gcd of the coefficients: g*S < d iff S < ceil(d / g); g*S
       // == d has no solution unless g divides d.
       Int g = 0;
-      for (const auto &[monomial, k] : p)
-        g = gcd(g, k);
+      for (const auto &[monomial, k] : p) g = gcd(g, k);
       if (g > 1) {
         if (equality) {
-          if (floor_mod(d, g) != 0)
-            return Expr::constant(Value::boolean(!is_eq));
+          if (floor_mod(d, g) != 0) return Expr::constant(Value::boolean(!is_eq));
           d = floor_div(d, g);
         } else if (op == Op::Lt) {
-          d = -floor_div(-d, g); // g*S < d iff S < ceil(d / g)
+          d = -floor_div(-d, g);  // g*S < d iff S < ceil(d / g)
         } else {
-          d = floor_div(d, g); // g*S <= d iff S <= floor(d / g)
+          d = floor_div(d, g);  // g*S <= d iff S <= floor(d / g)
         }
-        for (auto &[monomial, k] : p)
-          k /= g;
+        for (auto &[monomial, k] : p) k /= g;
       }
     }
     Poly left, right;
@@ -346,13 +300,10 @@ private:
     const Op out_op = op;
     if (left.empty()) {
       // -R OP d  is  -d OP R
-      return Expr::make(out_op, DType::Bool,
-                        {constant(t, mul(t, d, -1)), from_poly(right, t)});
+      return Expr::make(out_op, DType::Bool, {constant(t, mul(t, d, -1)), from_poly(right, t)});
     }
-    if (d != 0)
-      right[Monomial{}] = d;
-    return Expr::make(out_op, DType::Bool,
-                      {from_poly(left, t), from_poly(right, t)});
+    if (d != 0) right[Monomial{}] = d;
+    return Expr::make(out_op, DType::Bool, {from_poly(left, t), from_poly(right, t)});
   }
 
   // --- Floor division and modulo by a positive constant (INDEX only). ---
@@ -364,10 +315,8 @@ private:
     for (const auto &[monomial, k] : p) {
       Int quotient = monomial.empty() ? floor_div(k, c) : k / c;
       Int rest = k - quotient * c;
-      if (quotient != 0)
-        q[monomial] = quotient;
-      if (rest != 0)
-        r[monomial] = rest;
+      if (quotient != 0) q[monomial] = quotient;
+      if (rest != 0) r[monomial] = rest;
     }
     return {q, r};
   }
@@ -376,8 +325,8 @@ private:
   // <= b < g: then R // c = (S + a) // (c/g) and R % c = g * ((S + a) % (c/g))
   // + b.
   struct Reduced {
-    Poly numerator; // S + a
-    Int divisor;    // c / g
+    Poly numerator;  // S + a
+    Int divisor;     // c / g
     Int g;
     Int b;
   };
@@ -393,41 +342,31 @@ private:
     }
     Reduced out{{}, c / g, g, floor_mod(r0, g)};
     for (const auto &[monomial, k] : r) {
-      if (!monomial.empty())
-        out.numerator[monomial] = k / g;
+      if (!monomial.empty()) out.numerator[monomial] = k / g;
     }
-    if (Int a = floor_div(r0, g); a != 0)
-      out.numerator[Monomial{}] = a;
+    if (Int a = floor_div(r0, g); a != 0) out.numerator[Monomial{}] = a;
     return out;
   }
 
-  static bool has_terms(const Poly &p) {
-    return p.size() > 1 || (p.size() == 1 && !p.begin()->first.empty());
-  }
+  static bool has_terms(const Poly &p) { return p.size() > 1 || (p.size() == 1 && !p.begin()->first.empty()); }
 
   // `numerator // divisor` or `numerator % divisor` as an atom.
   Poly division_atom(Op op, const Poly &given, Int divisor) {
     Poly numerator = given;
     // (N // m1) // m2 = N // (m1 * m2) for positive m1, m2.
-    while (op == Op::FloorDiv && numerator.size() == 1 &&
-           numerator.begin()->second == 1 &&
+    while (op == Op::FloorDiv && numerator.size() == 1 && numerator.begin()->second == 1 &&
            numerator.begin()->first.size() == 1) {
       auto it = quotients_.find(numerator.begin()->first.front());
-      if (it == quotients_.end())
-        break;
+      if (it == quotients_.end()) break;
       std::optional<Int> combined = checked_mul(divisor, it->second.second);
-      if (!combined)
-        break;
+      if (!combined) break;
       divisor = *combined;
       numerator = it->second.first;
     }
-    Expr e = Expr::make(
-        op, DType::Index,
-        {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
+    Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
     std::string key = print(e);
     atoms_.emplace(key, e);
-    if (op == Op::FloorDiv)
-      quotients_.emplace(key, std::make_pair(numerator, divisor));
+    if (op == Op::FloorDiv) quotients_.emplace(key, std::make_pair(numerator, divisor));
     return Poly{{Monomial{std::move(key)}, 1}};
   }
 
@@ -435,41 +374,32 @@ private:
     Expr numerator = expr.arg(0);
     Int c = expr.arg(1).value().i;
     // (x // d) // c = x // (d * c) for positive d and c.
-    while (expr.op() == Op::FloorDiv && numerator.op() == Op::FloorDiv &&
-           numerator.arg(1).is_const() && numerator.arg(1).value().i > 0) {
+    while (expr.op() == Op::FloorDiv && numerator.op() == Op::FloorDiv && numerator.arg(1).is_const() &&
+           numerator.arg(1).value().i > 0) {
       std::optional<Int> combined = checked_mul(c, numerator.arg(1).value().i);
-      if (!combined)
-        break;
+      if (!combined) break;
       c = *combined;
       numerator = numerator.arg(0);
     }
     std::optional<Poly> p = to_poly(numerator, DType::Index);
-    if (!p)
-      return std::nullopt;
+    if (!p) return std::nullopt;
     auto [q, r] = split(*p, c);
     const DType dtype = DType::Index;
     if (expr.op() == Op::FloorDiv) {
-      if (!has_terms(r))
-        return q; // the constant remainder is in [0, c): its quotient is 0
+      if (!has_terms(r)) return q;  // the constant remainder is in [0, c): its quotient is 0
       Reduced red = reduce_by_gcd(r, c);
-      if (red.divisor == 1)
-        return sum(dtype, std::move(q), red.numerator);
-      return sum(dtype, std::move(q),
-                 division_atom(Op::FloorDiv, red.numerator, red.divisor));
+      if (red.divisor == 1) return sum(dtype, std::move(q), red.numerator);
+      return sum(dtype, std::move(q), division_atom(Op::FloorDiv, red.numerator, red.divisor));
     }
-    if (!has_terms(r))
-      return r; // a constant in [0, c)
+    if (!has_terms(r)) return r;  // a constant in [0, c)
     Reduced red = reduce_by_gcd(r, c);
     Poly low = red.b == 0 ? Poly{} : Poly{{Monomial{}, red.b}};
-    if (red.divisor == 1)
-      return low;
+    if (red.divisor == 1) return low;
     Poly mod;
     if (mode_ == LinearMode::DivForm) {
       // N % m = N - m * (N // m)
       mod = sum(dtype, red.numerator,
-                scaled(dtype,
-                       division_atom(Op::FloorDiv, red.numerator, red.divisor),
-                       -red.divisor));
+                scaled(dtype, division_atom(Op::FloorDiv, red.numerator, red.divisor), -red.divisor));
     } else {
       mod = division_atom(Op::FloorMod, red.numerator, red.divisor);
     }
@@ -480,42 +410,35 @@ private:
   Poly to_mod_form(const Poly &p) {
     Poly out;
     for (const auto &[monomial, k] : p) {
-      auto it = monomial.size() == 1 ? quotients_.find(monomial.front())
-                                     : quotients_.end();
+      auto it = monomial.size() == 1 ? quotients_.find(monomial.front()) : quotients_.end();
       if (it == quotients_.end() || k % it->second.second != 0) {
         accumulate(DType::Index, out, monomial, k);
         continue;
       }
       Int factor = k / it->second.second;
-      Poly numerator =
-          it->second.first; // a copy: division_atom may rehash quotients_
+      Poly numerator = it->second.first;  // a copy: division_atom may rehash quotients_
       Int m = it->second.second;
-      out = sum(DType::Index, std::move(out),
-                scaled(DType::Index, numerator, factor));
-      out = sum(DType::Index, std::move(out),
-                scaled(DType::Index, division_atom(Op::FloorMod, numerator, m),
-                       -factor));
+      out = sum(DType::Index, std::move(out), scaled(DType::Index, numerator, factor));
+      out = sum(DType::Index, std::move(out), scaled(DType::Index, division_atom(Op::FloorMod, numerator, m), -factor));
     }
     return out;
   }
 
   LinearMode mode_;
-  std::unordered_map<const void *, std::pair<Expr, Expr>>
-      memo_; // node -> (node, normal form)
+  std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
   std::map<std::string, Expr> atoms_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
   std::map<std::string, std::pair<Poly, Int>> quotients_;
 };
 
-} // namespace
+}  // namespace
 
 class LinearNormalizer::Impl : public Normalizer {
-public:
+ public:
   using Normalizer::Normalizer;
 };
 
-LinearNormalizer::LinearNormalizer(LinearMode mode)
-    : impl_(std::make_unique<Impl>(mode)) {}
+LinearNormalizer::LinearNormalizer(LinearMode mode) : impl_(std::make_unique<Impl>(mode)) {}
 LinearNormalizer::~LinearNormalizer() = default;
 
 Expr LinearNormalizer::normalize(const Expr &expr) {
@@ -523,8 +446,6 @@ Expr LinearNormalizer::normalize(const Expr &expr) {
   return out == expr ? expr : out;
 }
 
-Expr normalize_linear(const Expr &expr, LinearMode mode) {
-  return LinearNormalizer(mode).normalize(expr);
-}
+Expr normalize_linear(const Expr &expr, LinearMode mode) { return LinearNormalizer(mode).normalize(expr); }
 
-} // namespace eqsat
+}  // namespace eqsat

@@ -50,16 +50,16 @@ Expr normalize_linear(const Expr &expr, LinearMode mode = LinearMode::Plain);
 // node, so normalizing every subterm of a tree costs about as much as
 // normalizing the tree.
 class LinearNormalizer {
-public:
+ public:
   explicit LinearNormalizer(LinearMode mode);
   ~LinearNormalizer();
   LinearNormalizer(const LinearNormalizer &) = delete;
   LinearNormalizer &operator=(const LinearNormalizer &) = delete;
   Expr normalize(const Expr &expr);
 
-private:
+ private:
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-} // namespace eqsat
+}  // namespace eqsat

@@ -14,23 +14,23 @@ constexpr int kLinearRounds = 3;
 
 bool is_normalizable(const Expr &expr) {
   switch (expr.op()) {
-  case Op::Add:
-  case Op::Sub:
-  case Op::Mul:
-  case Op::Neg:
-    return is_integer(expr.dtype());
-  case Op::FloorDiv:
-  case Op::FloorMod:
-    return expr.dtype() == DType::Index;
-  case Op::Eq:
-  case Op::Ne:
-  case Op::Lt:
-  case Op::Le:
-  case Op::Gt:
-  case Op::Ge:
-    return is_integer(expr.arg(0).dtype());
-  default:
-    return false;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+      return is_integer(expr.dtype());
+    case Op::FloorDiv:
+    case Op::FloorMod:
+      return expr.dtype() == DType::Index;
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+      return is_integer(expr.arg(0).dtype());
+    default:
+      return false;
   }
 }
 
@@ -45,15 +45,11 @@ struct LinearForms {
 // any class changed.
 bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
   bool changed = false;
-  for (const Expr &arg : expr.args())
-    changed = add_linear_forms(egraph, forms, arg) || changed;
-  if (!is_normalizable(expr))
-    return changed;
-  for (LinearNormalizer *normalizer :
-       {&forms.plain, &forms.div_form, &forms.mod_form}) {
+  for (const Expr &arg : expr.args()) changed = add_linear_forms(egraph, forms, arg) || changed;
+  if (!is_normalizable(expr)) return changed;
+  for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
     Expr normal = normalizer->normalize(expr);
-    if (normal == expr)
-      continue;
+    if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
     changed = egraph.merge(original, normalized) || changed;
@@ -72,14 +68,12 @@ void accumulate(RunReport &total, const RunReport &round) {
   total.nodes = round.nodes;
   total.classes = round.classes;
   total.seconds += round.seconds;
-  for (const auto &[name, count] : round.rule_fires)
-    total.rule_fires[name] += count;
+  for (const auto &[name, count] : round.rule_fires) total.rule_fires[name] += count;
 }
 
-} // namespace
+}  // namespace
 
-SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
-                             std::span<const Rewrite> rules,
+SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<const Rewrite> rules,
                              const SimplifyOptions &options) {
   static const CostProfile kUnit = CostProfile::unit();
   const CostProfile &costs = options.costs ? *options.costs : kUnit;
@@ -88,21 +82,17 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
   // Normal forms are rewriting too: a run allowed no iteration gets none.
-  const bool linear_forms =
-      options.linear_forms && options.limits.max_iterations > 0;
-  if (linear_forms)
-    add_linear_forms(egraph, input);
+  const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
+  if (linear_forms) add_linear_forms(egraph, input);
   RunReport report;
   for (int round = 0;; ++round) {
     accumulate(report, run_rewrites(egraph, rules, options.limits, {}, options.fast_math));
-    if (!linear_forms || round == kLinearRounds ||
-        report.stop_reason == StopReason::NodeLimit ||
+    if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit)
       break;
     Extracted best = TreeExtractor(egraph, costs).extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
-    if (!best.expr.valid() || !add_linear_forms(egraph, best.expr))
-      break;
+    if (!best.expr.valid() || !add_linear_forms(egraph, best.expr)) break;
     egraph.rebuild();
   }
 
@@ -110,4 +100,4 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts,
   return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
-} // namespace eqsat
+}  // namespace eqsat

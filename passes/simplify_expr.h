@@ -30,8 +30,8 @@ struct SimplifyOptions {
 };
 
 struct SimplifyResult {
-  Expr output;         // invalid when every form uses an operation the profile forbids
-  Cost cost;           // the profile's (weighted) cost of `output`
+  Expr output;           // invalid when every form uses an operation the profile forbids
+  Cost cost;             // the profile's (weighted) cost of `output`
   bool optimal = false;  // the extractor proved no form in the e-graph cheaper
   RunReport report;
 };

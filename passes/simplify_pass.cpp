@@ -193,7 +193,8 @@ class SimplifyVisitor {
     if (auto it = cache_.find(typed_key); it != cache_.end()) return it->second;
     SimplifyResult r = simplify_expr(e, facts, rules_, options_.expr);
     Expr best = e;
-    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() && r.cost < expr_cost(e, *costs_).weighted) {
+    if (r.output.valid() && r.output.dtype() == e.dtype() && !r.cost.is_infinite() &&
+        r.cost < expr_cost(e, *costs_).weighted) {
       best = r.output;
     }
     cache_.emplace(std::move(typed_key), best);

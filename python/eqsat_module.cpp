@@ -82,8 +82,9 @@ Expr build(Op op, std::vector<Expr> args) {
   for (const Expr& arg : args) {
     if (op == Op::Select && &arg == &args.front()) continue;
     if (arg.dtype() != operand_dtype) {
-      raise(Error{std::string(op_info(op).symbol) + ": operands of different dtypes (" + dtype_text(args.front().dtype()) +
-                  " and " + dtype_text(operand_dtype) + "); cast one with eqsat.cast"});
+      raise(Error{std::string(op_info(op).symbol) + ": operands of different dtypes (" +
+                  dtype_text(args.front().dtype()) + " and " + dtype_text(operand_dtype) +
+                  "); cast one with eqsat.cast"});
     }
   }
   if (op == Op::Select && args[0].dtype() != DType::Bool) raise(Error{"select: the condition must be BOOL"});
@@ -117,7 +118,8 @@ Facts make_facts(const std::map<std::string, std::string>& vars,
       return parsed;
     };
     Interval interval = Interval::range(side(range.first), side(range.second));
-    if (interval.lo && interval.hi && *interval.lo > *interval.hi) raise(Error{"bounds: '" + name + "' has an empty range"});
+    if (interval.lo && interval.hi && *interval.lo > *interval.hi)
+      raise(Error{"bounds: '" + name + "' has an empty range"});
     facts.bounds[name] = interval;
   }
   for (const py::object& condition : assume) {
@@ -178,20 +180,20 @@ PYBIND11_MODULE(_eqsat, m) {
   expr.def_property_readonly("dtype", [](const Expr& e) { return dtype_text(e.dtype()); })
       .def_property_readonly("op", [](const Expr& e) { return std::string(op_info(e.op()).name); })
       .def_property_readonly("args", [](const Expr& e) { return e.args(); })
-      .def_property_readonly("name", [](const Expr& e) -> py::object {
-        return e.op() == Op::Var ? py::object(py::str(e.name())) : py::none();
-      })
-      .def_property_readonly("value", [](const Expr& e) -> py::object {
-        return e.is_const() ? value_of(e) : py::none();
-      })
+      .def_property_readonly(
+          "name",
+          [](const Expr& e) -> py::object { return e.op() == Op::Var ? py::object(py::str(e.name())) : py::none(); })
+      .def_property_readonly("value",
+                             [](const Expr& e) -> py::object { return e.is_const() ? value_of(e) : py::none(); })
       .def("tree_size", &Expr::tree_size)
       .def("same_as", [](const Expr& a, const Expr& b) { return a == b; })
       .def("__str__", [](const Expr& e) { return print(e); })
       .def("__repr__", [](const Expr& e) { return "Expr('" + print(e) + "', " + dtype_text(e.dtype()) + ")"; })
       .def("__hash__", [](const Expr& e) { return py::hash(py::str(print(e) + dtype_text(e.dtype()))); })
-      .def("__bool__", [](const Expr&) -> bool {
-        throw py::type_error("an eqsat.Expr has no truth value; use same_as() to compare trees");
-      })
+      .def("__bool__",
+           [](const Expr&) -> bool {
+             throw py::type_error("an eqsat.Expr has no truth value; use same_as() to compare trees");
+           })
       .def("__neg__", [](const Expr& a) { return build(Op::Neg, {a}); })
       .def("__invert__", [](const Expr& a) { return build(a.dtype() == DType::Bool ? Op::Not : Op::BitNot, {a}); })
       .def("__abs__", [](const Expr& a) { return build(Op::Abs, {a}); });
@@ -212,22 +214,33 @@ PYBIND11_MODULE(_eqsat, m) {
       if (self.dtype() != DType::Bool) return op;
       return op == Op::BitAnd ? Op::And : op == Op::BitOr ? Op::Or : op;
     };
-    expr.def(b.name, [op, pick](const Expr& self, const py::object& other) { return binary(pick(self), self, other, false); });
-    expr.def(b.reflected, [op, pick](const Expr& self, const py::object& other) { return binary(pick(self), self, other, true); });
+    expr.def(b.name,
+             [op, pick](const Expr& self, const py::object& other) { return binary(pick(self), self, other, false); });
+    expr.def(b.reflected,
+             [op, pick](const Expr& self, const py::object& other) { return binary(pick(self), self, other, true); });
   }
-  for (const auto& [name, op] : std::vector<std::pair<const char*, Op>>{
-           {"__lt__", Op::Lt}, {"__le__", Op::Le}, {"__gt__", Op::Gt}, {"__ge__", Op::Ge}, {"__eq__", Op::Eq}, {"__ne__", Op::Ne}}) {
+  for (const auto& [name, op] : std::vector<std::pair<const char*, Op>>{{"__lt__", Op::Lt},
+                                                                        {"__le__", Op::Le},
+                                                                        {"__gt__", Op::Gt},
+                                                                        {"__ge__", Op::Ge},
+                                                                        {"__eq__", Op::Eq},
+                                                                        {"__ne__", Op::Ne}}) {
     const Op o = op;
     expr.def(name, [o](const Expr& self, const py::object& other) { return binary(o, self, other, false); });
   }
 
-  m.def("var", [](const std::string& name, const std::string& dtype) { return Expr::var(name, dtype_of(dtype)); },
-        py::arg("name"), py::arg("dtype") = "INDEX");
-  m.def("const", [](const py::object& value, const std::string& dtype) { return constant_like(value, dtype_of(dtype)); },
-        py::arg("value"), py::arg("dtype") = "INDEX");
-  m.def("parse", [](const std::string& text, const std::map<std::string, std::string>& vars) {
+  m.def(
+      "var", [](const std::string& name, const std::string& dtype) { return Expr::var(name, dtype_of(dtype)); },
+      py::arg("name"), py::arg("dtype") = "INDEX");
+  m.def(
+      "const", [](const py::object& value, const std::string& dtype) { return constant_like(value, dtype_of(dtype)); },
+      py::arg("value"), py::arg("dtype") = "INDEX");
+  m.def(
+      "parse",
+      [](const std::string& text, const std::map<std::string, std::string>& vars) {
         return to_expr(py::str(text), make_facts(vars, {}, {}));
-      }, py::arg("text"), py::arg("vars") = std::map<std::string, std::string>{});
+      },
+      py::arg("text"), py::arg("vars") = std::map<std::string, std::string>{});
   m.def("_build", [](const std::string& op_name, const std::vector<py::object>& args) {
     std::optional<Op> op;
     for (int i = 0; i < kNumOps; ++i) {
@@ -246,15 +259,16 @@ PYBIND11_MODULE(_eqsat, m) {
     }
     return build(*op, std::move(exprs));
   });
-  m.def("cast", [](const Expr& e, const std::string& dtype) { return Expr::make(Op::Cast, dtype_of(dtype), {e}); },
-        py::arg("expr"), py::arg("dtype"));
+  m.def(
+      "cast", [](const Expr& e, const std::string& dtype) { return Expr::make(Op::Cast, dtype_of(dtype), {e}); },
+      py::arg("expr"), py::arg("dtype"));
 
   py::class_<SimplifyResult>(m, "SimplifyResult")
       .def_readonly("output", &SimplifyResult::output)
       .def_property_readonly("cost", [](const SimplifyResult& r) { return r.cost.value(); })
-      .def_property_readonly("report", [](const SimplifyResult& r) {
-        return py::module_::import("json").attr("loads")(r.report.to_json());
-      })
+      .def_property_readonly(
+          "report",
+          [](const SimplifyResult& r) { return py::module_::import("json").attr("loads")(r.report.to_json()); })
       .def("__repr__", [](const SimplifyResult& r) {
         return "SimplifyResult(output='" + print(r.output) + "', cost=" + std::to_string(r.cost.value()) + ")";
       });
@@ -295,26 +309,27 @@ PYBIND11_MODULE(_eqsat, m) {
           return simplify_expr(e, facts, builtin_rewrites(), options);
         });
 
-  m.def("simplify_program",
-        [](const std::string& text, const std::string& pipeline, const std::optional<std::string>& costs) {
-          Result<Program> program = parse_program(text);
-          if (!program) raise(program.error());
-          Result<std::vector<const PassInfo*>> passes = parse_pipeline(pipeline);
-          if (!passes) raise(passes.error());
-          std::optional<CostProfile> profile;
-          if (costs) {
-            Result<CostProfile> loaded = CostProfile::from_file(*costs);
-            if (!loaded) raise(loaded.error());
-            profile = *loaded;
-          }
-          const std::vector<Rewrite>& rules = builtin_rewrites();
-          SimplifyOptions options;
-          options.costs = profile ? &*profile : nullptr;
-          std::vector<PassReport> reports;
-          Program result = run_pipeline(*program, *passes, PassContext{rules, options, {}}, reports);
-          return print_program(result);
-        },
-        py::arg("text"), py::arg("pipeline") = std::string(kDefaultPipeline), py::arg("costs") = py::none());
+  m.def(
+      "simplify_program",
+      [](const std::string& text, const std::string& pipeline, const std::optional<std::string>& costs) {
+        Result<Program> program = parse_program(text);
+        if (!program) raise(program.error());
+        Result<std::vector<const PassInfo*>> passes = parse_pipeline(pipeline);
+        if (!passes) raise(passes.error());
+        std::optional<CostProfile> profile;
+        if (costs) {
+          Result<CostProfile> loaded = CostProfile::from_file(*costs);
+          if (!loaded) raise(loaded.error());
+          profile = *loaded;
+        }
+        const std::vector<Rewrite>& rules = builtin_rewrites();
+        SimplifyOptions options;
+        options.costs = profile ? &*profile : nullptr;
+        std::vector<PassReport> reports;
+        Program result = run_pipeline(*program, *passes, PassContext{rules, options, {}}, reports);
+        return print_program(result);
+      },
+      py::arg("text"), py::arg("pipeline") = std::string(kDefaultPipeline), py::arg("costs") = py::none());
 
   m.def("_verify_equal",
         [](const py::object& input, const py::object& output, const std::map<std::string, std::string>& vars,
@@ -332,7 +347,7 @@ PYBIND11_MODULE(_eqsat, m) {
           }
           const char* status = result.status == verify::EquivalenceResult::Status::Equal            ? "equal"
                                : result.status == verify::EquivalenceResult::Status::Counterexample ? "counterexample"
-                                                                                                     : "unknown";
+                                                                                                    : "unknown";
           return std::make_pair(std::string(status), result.detail);
         });
 

@@ -17,8 +17,8 @@ struct GuardToken {
 };
 
 // Symbols of the guard language, longest first so that "<=" wins over "<".
-constexpr std::string_view kSymbols[] = {"//", "==", "!=", "<=", ">=", "<", ">", "+", "-",
-                                         "*",  "%",  "&",  "(",  ")",  ","};
+constexpr std::string_view kSymbols[] = {"//", "==", "!=", "<=", ">=", "<", ">", "+",
+                                         "-",  "*",  "%",  "&",  "(",  ")", ","};
 
 Result<std::vector<GuardToken>> tokenize_guard(std::string_view text) {
   std::vector<GuardToken> tokens;
@@ -107,8 +107,7 @@ class GuardParser {
     return token;
   }
   bool at(std::string_view text) const {
-    return peek().kind != GuardToken::Kind::End && peek().kind != GuardToken::Kind::Number &&
-           peek().text == text;
+    return peek().kind != GuardToken::Kind::End && peek().kind != GuardToken::Kind::Number && peek().text == text;
   }
 
   std::optional<Operand> fail(std::string message, int column) {
@@ -189,8 +188,7 @@ class GuardParser {
       const Op op = *comparison_op(token.text);
       std::optional<Operand> right = parse_bitand();
       if (!right) return std::nullopt;
-      if (!check_kind(*left, false, token.text, token.column) ||
-          !check_kind(*right, false, token.text, token.column)) {
+      if (!check_kind(*left, false, token.text, token.column) || !check_kind(*right, false, token.text, token.column)) {
         return std::nullopt;
       }
       Operand compared{apply(op, {left->node, right->node}), true};
@@ -211,8 +209,7 @@ class GuardParser {
       const GuardToken& token = advance();
       std::optional<Operand> right = (this->*next)();
       if (!right) return std::nullopt;
-      if (!check_kind(*left, false, token.text, token.column) ||
-          !check_kind(*right, false, token.text, token.column)) {
+      if (!check_kind(*left, false, token.text, token.column) || !check_kind(*right, false, token.text, token.column)) {
         return std::nullopt;
       }
       left = Operand{apply(it->second, {left->node, right->node}), false};
@@ -333,7 +330,8 @@ class GuardParser {
     if (!vars_[*var].const_only) {
       return fail("'" + std::string(name.text) +
                       "' is not a constant-only variable (c, c0, c1, ...): its value is unknown, use "
-                      "lower(" + std::string(name.text) + ")/upper(" + std::string(name.text) + ")",
+                      "lower(" +
+                      std::string(name.text) + ")/upper(" + std::string(name.text) + ")",
                   name.column);
     }
     GuardNode node;

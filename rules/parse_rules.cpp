@@ -164,8 +164,9 @@ const std::vector<ScopeWord>& scope_words() {
 }
 
 bool is_const_only_name(std::string_view name) {
-  return !name.empty() && name[0] == 'c' &&
-         std::all_of(name.begin() + 1, name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+  return !name.empty() && name[0] == 'c' && std::all_of(name.begin() + 1, name.end(), [](char ch) {
+    return std::isdigit(static_cast<unsigned char>(ch));
+  });
 }
 
 class RuleParser {
@@ -296,8 +297,8 @@ class RuleParser {
       std::size_t end = pos;
       while (end < scope.end && !std::isspace(static_cast<unsigned char>(t[end]))) ++end;
       const std::string_view word = t.substr(pos, end - pos);
-      const auto known = std::find_if(scope_words().begin(), scope_words().end(),
-                                      [&](const ScopeWord& w) { return w.word == word; });
+      const auto known =
+          std::find_if(scope_words().begin(), scope_words().end(), [&](const ScopeWord& w) { return w.word == word; });
       if (known != scope_words().end()) {
         for (DType dtype : known->dtypes) in_scope[static_cast<int>(dtype)] = true;
       } else if (std::optional<DType> dtype = parse_dtype(word)) {
@@ -422,8 +423,8 @@ class RuleParser {
     Result<Expr> rhs = parse_expr(rhs_text, typer);
     if (!rhs) {
       // An unknown name on the right is a variable the left side does not bind.
-      const std::size_t at = std::min(
-          rhs.error().column > 0 ? static_cast<std::size_t>(rhs.error().column) - 1 : 0, rhs_text.size());
+      const std::size_t at =
+          std::min(rhs.error().column > 0 ? static_cast<std::size_t>(rhs.error().column) - 1 : 0, rhs_text.size());
       std::size_t end = at;
       while (end < rhs_text.size() && is_name_char(rhs_text[end])) ++end;
       const std::string_view name = rhs_text.substr(at, end - at);
@@ -439,10 +440,10 @@ class RuleParser {
       if (std::optional<Expr> retyped = retype_literals(rhs_text, lhs_dtype)) rhs = *retyped;
     }
     if (rhs->dtype() != lhs_dtype) {
-      return error(arrow_, in_instance("the rule changes the dtype: the left side is " +
-                                           std::string(dtype_name(lhs_dtype)) + ", the right side " +
-                                           std::string(dtype_name(rhs->dtype())),
-                                       dtype));
+      return error(arrow_,
+                   in_instance("the rule changes the dtype: the left side is " + std::string(dtype_name(lhs_dtype)) +
+                                   ", the right side " + std::string(dtype_name(rhs->dtype())),
+                               dtype));
     }
     return rhs;
   }
@@ -469,8 +470,8 @@ Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view fi
     auto [it, inserted] = lines_by_name.emplace(rule->name, rule->line);
     if (!inserted) {
       return error_at(file_name, rule->line, 1,
-                      "duplicate rule name '" + rule->name + "' (first defined at " + std::string(file_name) +
-                          ":" + std::to_string(it->second) + ")");
+                      "duplicate rule name '" + rule->name + "' (first defined at " + std::string(file_name) + ":" +
+                          std::to_string(it->second) + ")");
     }
     rules.push_back(std::move(rule).value());
   }

@@ -103,7 +103,7 @@ struct Rule {
   FastMath fast_math;      // the flags written in braces after the scope; none: strict IEEE
   std::string lhs_text;
   std::string rhs_text;
-  std::string guard_text;  // empty when the rule has no guard
+  std::string guard_text;         // empty when the rule has no guard
   std::vector<DType> dtypes;      // the scope, expanded: one instance per dtype
   std::vector<Rewrite> rewrites;  // parallel to `dtypes`
 };

@@ -65,7 +65,8 @@ Result<RuleLock> parse_rule_lock(std::string_view text, std::string_view file_na
     if (words.size() == 5) {
       Result<FastMath> parsed = parse_fast_math(words[4]);
       if (!parsed || parsed->none() || words[4] != fast_math_text(*parsed)) {
-        return fail("bad fast-math flags '" + words[4] + "' (expected e.g. nsz,nnan in the order nsz,nnan,ninf,reassoc)");
+        return fail("bad fast-math flags '" + words[4] +
+                    "' (expected e.g. nsz,nnan in the order nsz,nnan,ninf,reassoc)");
       }
       flags = *parsed;
     }

@@ -30,8 +30,8 @@ namespace eqsat {
 struct LockEntry {
   std::string name;
   DType dtype = DType::Index;
-  std::string proof;   // "exact", "bv-fallback" or "assumed-reassoc"
-  std::string digest;  // 16 hex digits
+  std::string proof;        // "exact", "bv-fallback" or "assumed-reassoc"
+  std::string digest;       // 16 hex digits
   FastMath fast_math = {};  // the flags it was proved under (none: strict IEEE)
 };
 

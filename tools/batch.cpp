@@ -156,8 +156,7 @@ std::string run_batch_line(std::string_view line, std::size_t line_number, const
         Json{{"error", where + "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"}});
   }
   if (!case_object.is_object()) {
-    return format_json(
-        Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
+    return format_json(Json{{"error", where + "expected a JSON object, got " + std::string(type_name(case_object))}});
   }
   CheckOutcome outcome;
   Json result = run_case(std::move(case_object), simplifier, options, &outcome);

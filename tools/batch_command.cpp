@@ -1,4 +1,7 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
@@ -9,9 +12,6 @@
 #include <system_error>
 #include <thread>
 #include <vector>
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "tools/batch.h"
 #include "tools/commands.h"
@@ -108,8 +108,7 @@ int run_batch(const BatchFlags& flags) {
     run_chunk(chunk, line_number + 1 - chunk.size(), *simplifier, flags.case_options, arena, out, tally);
   }
   if (in.bad()) return fail("reading '" + flags.input + "' failed after line " + std::to_string(line_number));
-  if (!out)
-    return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");
+  if (!out) return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");
   if (tally.unknown > 0) {
     std::cerr << "eqsat: warning: --verify could not decide " << tally.unknown
               << " case(s) within the timeout (\"verified\": \"unknown: ...\")\n";
@@ -122,19 +121,18 @@ int run_batch(const BatchFlags& flags) {
 
 Command add_batch_command(CLI::App& app) {
   auto flags = std::make_shared<BatchFlags>();
-  CLI::App* command =
-      app.add_subcommand("batch", "Simplify every case of a JSON Lines file (docs/expressions.md)");
+  CLI::App* command = app.add_subcommand("batch", "Simplify every case of a JSON Lines file (docs/expressions.md)");
   command->footer(
       "Writes one line per input line, in order: the input object with \"output\" and \"cost\" added,\n"
       "or \"error\" (naming the field and column) when the case cannot be handled. A line that is\n"
       "not a JSON object gets {\"error\": \"line N: ...\"}. The exit status is 0 whenever IN could be read,\n"
       "except that with --verify an output proved unequal to its input is withheld (\"error\" gives the\n"
       "counterexample), named on stderr, and makes the exit status 1.");
-  command->add_option("IN", flags->input, "Input file (JSON Lines), or - for stdin")
-      ->type_name("FILE")
-      ->required();
+  command->add_option("IN", flags->input, "Input file (JSON Lines), or - for stdin")->type_name("FILE")->required();
   command->add_option("-o,--output", flags->output, "Write here instead of stdout")->type_name("OUT");
-  command->add_option("--threads", flags->threads, "Cases simplified in parallel (default: all cores); the output is the same for any N")
+  command
+      ->add_option("--threads", flags->threads,
+                   "Cases simplified in parallel (default: all cores); the output is the same for any N")
       ->check(CLI::Range(1u, 1024u));
   command
       ->add_option("--time", flags->case_options.time_runs,

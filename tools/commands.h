@@ -15,12 +15,12 @@ struct Command {
   std::function<int()> run;  // its exit status
 };
 
-Command add_batch_command(CLI::App& app);     // batch_command.cpp
-Command add_simplify_command(CLI::App& app);  // simplify_command.cpp
+Command add_batch_command(CLI::App& app);          // batch_command.cpp
+Command add_simplify_command(CLI::App& app);       // simplify_command.cpp
 Command add_simplify_file_command(CLI::App& app);  // simplify_file_command.cpp
-Command add_fuzz_command(CLI::App& app);      // fuzz_command.cpp
-Command add_explain_command(CLI::App& app);   // explain_command.cpp
-Command add_dot_command(CLI::App& app);       // dot_command.cpp
-Command add_saturate_command(CLI::App& app);  // saturate_command.cpp
+Command add_fuzz_command(CLI::App& app);           // fuzz_command.cpp
+Command add_explain_command(CLI::App& app);        // explain_command.cpp
+Command add_dot_command(CLI::App& app);            // dot_command.cpp
+Command add_saturate_command(CLI::App& app);       // saturate_command.cpp
 
 }  // namespace eqsat::cli

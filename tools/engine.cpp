@@ -14,8 +14,7 @@ namespace {
 std::string non_negative(std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(value >= 0))
-    return "expected a non-negative number, got '" + text + "'";
+  if (text.empty() || *end != '\0' || !(value >= 0)) return "expected a non-negative number, got '" + text + "'";
   return "";
 }
 
@@ -39,9 +38,7 @@ void add_limit_flags(CLI::App& command, RunLimits& limits) {
 
 void add_engine_flags(CLI::App& command, EngineFlags& flags) {
   // One value per occurrence, so that `--rules a.rules IN` never swallows IN.
-  command
-      .add_option("--rules", flags.rule_files,
-                  "Use this rule file instead of the built-in catalogue (repeatable)")
+  command.add_option("--rules", flags.rule_files, "Use this rule file instead of the built-in catalogue (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false);
   command
@@ -79,8 +76,7 @@ void add_engine_flags(CLI::App& command, EngineFlags& flags) {
             return parsed ? std::string() : parsed.error().message;
           },
           ""));
-  command.add_flag("--report", flags.report,
-                   "Also give the saturation report (why it stopped, sizes, rule fires)");
+  command.add_flag("--report", flags.report, "Also give the saturation report (why it stopped, sizes, rule fires)");
 }
 
 Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
@@ -118,8 +114,8 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
     for (const Rule& rule : extra->rules) {
       if (const Rule* existing = rules.find(rule.name)) {
         std::string where = existing->file.empty() ? "the rules in force" : existing->file;
-        return Error{rule.file + ":" + std::to_string(rule.line) + ": rule '" + rule.name +
-                     "' is already defined in " + where};
+        return Error{rule.file + ":" + std::to_string(rule.line) + ": rule '" + rule.name + "' is already defined in " +
+                     where};
       }
       rules.rules.push_back(rule);
     }

@@ -13,9 +13,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Error at(std::string_view where, const std::string& message) {
-  return Error{std::string(where) + ": " + message};
-}
+Error at(std::string_view where, const std::string& message) { return Error{std::string(where) + ": " + message}; }
 
 std::string in_quotes(std::string_view text) { return "'" + std::string(text) + "'"; }
 
@@ -33,14 +31,14 @@ std::optional<Error> declare(Facts& facts, std::string_view where, const std::st
   return std::nullopt;
 }
 
-std::optional<Error> bound(Facts& facts, std::string_view where, const std::string& name,
-                           std::optional<Int> lo, std::optional<Int> hi) {
+std::optional<Error> bound(Facts& facts, std::string_view where, const std::string& name, std::optional<Int> lo,
+                           std::optional<Int> hi) {
   if (name.empty()) return at(where, "empty variable name");
   auto declared = facts.var_dtypes.find(name);
   DType dtype = declared == facts.var_dtypes.end() ? DType::Index : declared->second;
   if (!is_integer(dtype)) {
-    return at(where, in_quotes(name) + " is " + std::string(dtype_name(dtype)) +
-                         "; bounds apply to integer variables only");
+    return at(where,
+              in_quotes(name) + " is " + std::string(dtype_name(dtype)) + "; bounds apply to integer variables only");
   }
   if (lo && hi && *lo > *hi) {
     return at(where, in_quotes(name) + " has an empty range: " + to_string(*lo) + " > " + to_string(*hi));
@@ -170,8 +168,7 @@ Result<Facts> facts_from_flags(const FactFlags& flags) {
     for (int i = 0; i < 2; ++i) {
       if (texts[i].empty()) continue;
       sides[i] = parse_int(texts[i]);
-      if (!sides[i])
-        return at(where, std::string(i == 0 ? "LO " : "HI ") + in_quotes(texts[i]) + " is not an integer");
+      if (!sides[i]) return at(where, std::string(i == 0 ? "LO " : "HI ") + in_quotes(texts[i]) + " is not an integer");
     }
     if (auto error = bound(facts, where, flag.substr(0, equals), sides[0], sides[1])) return *error;
   }

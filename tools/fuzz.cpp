@@ -48,8 +48,8 @@ CaseResult run_one(const verify::RandomCase& random_case, const Simplifier& simp
   }
   if (!result.output.valid()) return {true, Verdict::Fails, "no output"};
   if (result.output.dtype() != random_case.input.dtype()) {
-    return {true, Verdict::Fails, "the output '" + print(result.output) + "' has dtype " +
-                                std::string(dtype_name(result.output.dtype()))};
+    return {true, Verdict::Fails,
+            "the output '" + print(result.output) + "' has dtype " + std::string(dtype_name(result.output.dtype()))};
   }
   if (auto error = round_trip_error(result.output, random_case.facts, "output")) return {true, Verdict::Fails, *error};
   if (result.output == random_case.input) return {true, Verdict::Unchanged, ""};
@@ -63,8 +63,8 @@ CaseResult run_one(const verify::RandomCase& random_case, const Simplifier& simp
     case CheckOutcome::Kind::Differs:
       break;
   }
-  return {true, Verdict::Fails, "verify: the output '" + print(result.output) + "' is not equal to the input: " +
-                              outcome.detail};
+  return {true, Verdict::Fails,
+          "verify: the output '" + print(result.output) + "' is not equal to the input: " + outcome.detail};
 }
 
 }  // namespace

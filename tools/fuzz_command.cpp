@@ -55,8 +55,8 @@ int run_fuzz_command(const FuzzFlags& flags) {
 
   for (const FuzzFailure& failure : report.failures) {
     std::cout << failure.reproducer << '\n';
-    std::cerr << "eqsat: error: case " << failure.case_number << ": " << failure.reason << "\n  minimized: "
-              << failure.reproducer << "\n  generated: " << failure.original << '\n';
+    std::cerr << "eqsat: error: case " << failure.case_number << ": " << failure.reason
+              << "\n  minimized: " << failure.reproducer << "\n  generated: " << failure.original << '\n';
   }
   std::cout << std::flush;
   const FuzzOptions& options = flags.options;

@@ -11,14 +11,11 @@
 int main(int argc, char** argv) {
   CLI::App app("eqsat: equality-saturation simplifier for tensor-compiler index arithmetic", "eqsat");
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
-  const std::vector<eqsat::cli::Command> commands = {eqsat::cli::add_batch_command(app),
-                                                     eqsat::cli::add_simplify_command(app),
-                                                     eqsat::cli::add_simplify_file_command(app),
-                                                     eqsat::cli::add_verify_rules_command(app),
-                                                     eqsat::cli::add_fuzz_command(app),
-                                                     eqsat::cli::add_explain_command(app),
-                                                     eqsat::cli::add_dot_command(app),
-                                                     eqsat::cli::add_saturate_command(app)};
+  const std::vector<eqsat::cli::Command> commands = {
+      eqsat::cli::add_batch_command(app),         eqsat::cli::add_simplify_command(app),
+      eqsat::cli::add_simplify_file_command(app), eqsat::cli::add_verify_rules_command(app),
+      eqsat::cli::add_fuzz_command(app),          eqsat::cli::add_explain_command(app),
+      eqsat::cli::add_dot_command(app),           eqsat::cli::add_saturate_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -126,8 +126,8 @@ int run_saturate(const SaturateFlags& flags) {
   out["input"] = text;
   out["scheduler"] = flags.scheduler;
   out["builtin_commutativity"] = commutativity;
-  for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds",
-                          "apply_seconds", "rebuild_seconds"}) {
+  for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds", "apply_seconds",
+                          "rebuild_seconds"}) {
     out[key] = runner[key];
   }
   out["ns_per_node"] = report.seconds * 1e9 / nodes;
@@ -154,8 +154,9 @@ Command add_saturate_command(CLI::App& app) {
   command->add_option("--rules", flags->rule_files, "A rule file to use (repeatable)")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  command->add_option("--rule-lock", flags->rule_locks,
-                      "A lock proving the --rules files (default: FILE's .lock next to it, if any)")
+  command
+      ->add_option("--rule-lock", flags->rule_locks,
+                   "A lock proving the --rules files (default: FILE's .lock next to it, if any)")
       ->type_name("LOCK")
       ->allow_extra_args(false);
   command->add_flag("--allow-unproved-rules", flags->allow_unproved_rules,

@@ -70,15 +70,12 @@ Command add_simplify_command(CLI::App& app) {
   command->footer(
       "Prints only the simplified expression. An EXPR that starts with '-' goes after '--':\n"
       "  eqsat simplify-expr --bound i=0:7 -- '-i + 0'");
-  command->add_option("EXPR", flags->expr, "The expression (docs/expressions.md)")
-      ->type_name("")
-      ->required();
+  command->add_option("EXPR", flags->expr, "The expression (docs/expressions.md)")->type_name("")->required();
   command->add_option("--var", flags->facts.vars, "Declare a variable's dtype (default INDEX); repeatable")
       ->type_name("NAME:DTYPE")
       ->allow_extra_args(false);
   command
-      ->add_option("--bound", flags->facts.bounds,
-                   "Inclusive bounds; leave a side empty for open (n=0:); repeatable")
+      ->add_option("--bound", flags->facts.bounds, "Inclusive bounds; leave a side empty for open (n=0:); repeatable")
       ->type_name("NAME=LO:HI")
       ->allow_extra_args(false);
   command->add_option("--assume", flags->facts.assumptions, "A BOOL condition known to hold; repeatable")

@@ -29,8 +29,9 @@ Command add_verify_rules_command(CLI::App& app) {
   command->add_option("--lock", options->lock_path, "The lock file (default: rules/rules.lock of the source tree)");
   auto* write = command->add_flag("--write-lock", options->write_lock,
                                   "Rewrite the lock file when every rule instance is proved");
-  command->add_flag("--check-lock", options->check_lock,
-                    "Only check that the lock file matches the rules (no proving); exit 1 if stale")
+  command
+      ->add_flag("--check-lock", options->check_lock,
+                 "Only check that the lock file matches the rules (no proving); exit 1 if stale")
       ->excludes(write);
   command->add_flag("!--no-progress", options->progress, "No progress line on stderr");
   return {command, [options, timeout_s] {

@@ -42,8 +42,8 @@ Result<std::string> workload_term(std::string_view name) {
     int n = 0;
     auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
     if (error != std::errc() || end != digits.data() + digits.size() || n < 1 || n > 1000) {
-      return Error{"workload '" + std::string(name) + "': expected a count from 1 to 1000 after '" +
-                   std::string(kind) + "'"};
+      return Error{"workload '" + std::string(name) + "': expected a count from 1 to 1000 after '" + std::string(kind) +
+                   "'"};
     }
     return kind == "sum" ? sum_workload(n) : pos_workload(n);
   }

@@ -26,7 +26,7 @@ struct AbstractedPair {
   Expr input;
   Expr output;
   std::vector<std::pair<std::string, Expr>> abstracted;  // fresh variable, the subterm
-  bool identical = false;  // the normal forms are equal: no proof needed
+  bool identical = false;                                // the normal forms are equal: no proof needed
 };
 
 // The fresh variables are named _t0, _t1, ..., avoiding the names of both sides.

@@ -29,15 +29,22 @@ std::optional<Value> fold_pattern(const Pattern& pattern, std::span<const Value>
   values.reserve(pattern.nodes.size());
   for (const PatternNode& node : pattern.nodes) {
     switch (node.kind) {
-      case PatternNode::Kind::Var: values.push_back(vars[node.var]); continue;
-      case PatternNode::Kind::Const: values.push_back(node.value); continue;
-      case PatternNode::Kind::Op: break;
+      case PatternNode::Kind::Var:
+        values.push_back(vars[node.var]);
+        continue;
+      case PatternNode::Kind::Const:
+        values.push_back(node.value);
+        continue;
+      case PatternNode::Kind::Op:
+        break;
     }
     std::vector<Value> args;
     bool defined = true;
     for (uint32_t child : node.children) {
-      if (!values[child]) defined = false;
-      else args.push_back(*values[child]);
+      if (!values[child])
+        defined = false;
+      else
+        args.push_back(*values[child]);
     }
     values.push_back(defined ? fold(node.op, node.dtype, args) : std::nullopt);
   }

@@ -56,7 +56,8 @@ EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const 
     z3::expr holds = sem.ctx().bool_val(true);
     for (std::size_t i = 0; i < vars.size(); ++i) {
       auto bound = facts.bounds.find(vars[i].name);
-      if (bound != facts.bounds.end()) holds = holds && sem.in_range(terms[i], vars[i].dtype, bound->second.lo, bound->second.hi);
+      if (bound != facts.bounds.end())
+        holds = holds && sem.in_range(terms[i], vars[i].dtype, bound->second.lo, bound->second.hi);
     }
     // An assumption that holds was evaluated, so it is defined (lazily, as a condition is).
     for (const Pattern& a : assumptions) {
@@ -69,7 +70,9 @@ EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const 
   EquivalenceResult result;
   result.kind = outcome.kind;
   switch (outcome.verdict) {
-    case Verdict::Proved: result.status = EquivalenceResult::Status::Equal; break;
+    case Verdict::Proved:
+      result.status = EquivalenceResult::Status::Equal;
+      break;
     case Verdict::Counterexample:
       result.status = EquivalenceResult::Status::Counterexample;
       result.detail = outcome.counterexample->text("input", "output");

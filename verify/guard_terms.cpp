@@ -19,7 +19,11 @@ class GuardTranslator {
  public:
   GuardTranslator(const Semantics& semantics, const Guard& guard, const std::vector<PatternVar>& vars,
                   std::span<const z3::expr> var_terms)
-      : sem_(semantics), ctx_(semantics.ctx()), guard_(guard), vars_(vars), var_terms_(var_terms),
+      : sem_(semantics),
+        ctx_(semantics.ctx()),
+        guard_(guard),
+        vars_(vars),
+        var_terms_(var_terms),
         bounds_(ctx_.bool_val(true)) {
     bits_ = choose_width();
   }
@@ -85,7 +89,9 @@ class GuardTranslator {
     return term;
   }
 
-  z3::expr overflow_value() { return ctx_.constant(("guard!overflow" + std::to_string(overflows_++)).c_str(), int_sort()); }
+  z3::expr overflow_value() {
+    return ctx_.constant(("guard!overflow" + std::to_string(overflows_++)).c_str(), int_sort());
+  }
 
   z3::expr le(const z3::expr& a, const z3::expr& b) const { return bits_ == 0 ? a <= b : z3::sle(a, b); }
   z3::expr lt(const z3::expr& a, const z3::expr& b) const { return bits_ == 0 ? a < b : z3::slt(a, b); }
@@ -138,23 +144,32 @@ class GuardTranslator {
   z3::expr arith(Op op, const z3::expr& a, const z3::expr& b) {
     if (bits_ == 0) {
       switch (op) {
-        case Op::Add: return a + b;
-        case Op::Sub: return a - b;
-        case Op::Mul: return a * b;
-        default: break;
+        case Op::Add:
+          return a + b;
+        case Op::Sub:
+          return a - b;
+        case Op::Mul:
+          return a * b;
+        default:
+          break;
       }
     } else {
       switch (op) {
-        case Op::Add: return checked(a + b, fits(z3::sext(a, 1) + z3::sext(b, 1)));
-        case Op::Sub: return checked(a - b, fits(z3::sext(a, 1) - z3::sext(b, 1)));
+        case Op::Add:
+          return checked(a + b, fits(z3::sext(a, 1) + z3::sext(b, 1)));
+        case Op::Sub:
+          return checked(a - b, fits(z3::sext(a, 1) - z3::sext(b, 1)));
         case Op::Mul:
           return checked(a * b, fits(z3::sext(a, bits_) * z3::sext(b, bits_)));
-        default: break;
+        default:
+          break;
       }
     }
     switch (op) {
-      case Op::Min: return z3::ite(le(a, b), a, b);
-      case Op::Max: return z3::ite(le(b, a), a, b);
+      case Op::Min:
+        return z3::ite(le(a, b), a, b);
+      case Op::Max:
+        return z3::ite(le(b, a), a, b);
       case Op::FloorDiv:
       case Op::FloorMod: {
         // Python's floor division, as the guard evaluator computes it; a zero divisor
@@ -176,40 +191,60 @@ class GuardTranslator {
         if (bits_ != 0) return a & b;
         return z3::bv2int(z3::int2bv(128, a) & z3::int2bv(128, b), true);  // 128-bit two's complement
       }
-      default: throw std::logic_error("operation not allowed in a guard");
+      default:
+        throw std::logic_error("operation not allowed in a guard");
     }
   }
 
   z3::expr eval(uint32_t index) {
     const GuardNode& node = guard_.nodes[index];
     switch (node.kind) {
-      case GuardNode::Kind::Literal: return literal(node.literal);
+      case GuardNode::Kind::Literal:
+        return literal(node.literal);
       case GuardNode::Kind::ValueOf:
         if (std::optional<z3::expr> value = value_of(node.var)) return *value;
         return fresh(vars_[node.var].name, int_sort());  // a float constant: unknown at runtime
-      case GuardNode::Kind::Lower: return bound(true, node.var);
-      case GuardNode::Kind::Upper: return bound(false, node.var);
-      case GuardNode::Kind::Modulus: return congruence(true, node.var);
-      case GuardNode::Kind::Remainder: return congruence(false, node.var);
-      case GuardNode::Kind::IsConst: return fresh("is_const(" + vars_[node.var].name + ")", ctx_.bool_sort());
-      case GuardNode::Kind::Apply: break;
+      case GuardNode::Kind::Lower:
+        return bound(true, node.var);
+      case GuardNode::Kind::Upper:
+        return bound(false, node.var);
+      case GuardNode::Kind::Modulus:
+        return congruence(true, node.var);
+      case GuardNode::Kind::Remainder:
+        return congruence(false, node.var);
+      case GuardNode::Kind::IsConst:
+        return fresh("is_const(" + vars_[node.var].name + ")", ctx_.bool_sort());
+      case GuardNode::Kind::Apply:
+        break;
     }
     std::vector<z3::expr> a;
     for (uint32_t child : node.children) a.push_back(eval(child));
     const z3::expr zero = literal(0);
     switch (node.op) {
-      case Op::Not: return !a[0];
-      case Op::And: return a[0] && a[1];
-      case Op::Or: return a[0] || a[1];
-      case Op::Neg: return arith(Op::Sub, zero, a[0]);
-      case Op::Abs: return z3::ite(lt(a[0], zero), arith(Op::Sub, zero, a[0]), a[0]);
-      case Op::Eq: return a[0] == a[1];
-      case Op::Ne: return a[0] != a[1];
-      case Op::Lt: return lt(a[0], a[1]);
-      case Op::Le: return le(a[0], a[1]);
-      case Op::Gt: return lt(a[1], a[0]);
-      case Op::Ge: return le(a[1], a[0]);
-      default: return arith(node.op, a[0], a[1]);
+      case Op::Not:
+        return !a[0];
+      case Op::And:
+        return a[0] && a[1];
+      case Op::Or:
+        return a[0] || a[1];
+      case Op::Neg:
+        return arith(Op::Sub, zero, a[0]);
+      case Op::Abs:
+        return z3::ite(lt(a[0], zero), arith(Op::Sub, zero, a[0]), a[0]);
+      case Op::Eq:
+        return a[0] == a[1];
+      case Op::Ne:
+        return a[0] != a[1];
+      case Op::Lt:
+        return lt(a[0], a[1]);
+      case Op::Le:
+        return le(a[0], a[1]);
+      case Op::Gt:
+        return lt(a[1], a[0]);
+      case Op::Ge:
+        return le(a[1], a[0]);
+      default:
+        return arith(node.op, a[0], a[1]);
     }
   }
 

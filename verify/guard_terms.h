@@ -27,7 +27,7 @@
 namespace eqsat::verify {
 
 struct GuardTerms {
-  z3::expr holds;   // the guard is true and every bound it reads is a bound
+  z3::expr holds;  // the guard is true and every bound it reads is a bound
   // The fresh terms, named as in the guard ("lower(x)", "is_const(y)"), so that a
   // counterexample can show them.
   std::vector<std::pair<std::string, z3::expr>> named;

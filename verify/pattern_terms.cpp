@@ -43,9 +43,15 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
     auto lazy_of = [&](std::size_t i) -> const z3::expr& { return terms[node.children[i]].defined_lazy; };
     z3::expr lazy = ctx.bool_val(true);
     switch (node.op) {
-      case Op::Select: lazy = lazy_of(0) && z3::ite(args[0], lazy_of(1), lazy_of(2)); break;
-      case Op::And: lazy = lazy_of(0) && z3::implies(args[0], lazy_of(1)); break;
-      case Op::Or: lazy = lazy_of(0) && z3::implies(!args[0], lazy_of(1)); break;
+      case Op::Select:
+        lazy = lazy_of(0) && z3::ite(args[0], lazy_of(1), lazy_of(2));
+        break;
+      case Op::And:
+        lazy = lazy_of(0) && z3::implies(args[0], lazy_of(1));
+        break;
+      case Op::Or:
+        lazy = lazy_of(0) && z3::implies(!args[0], lazy_of(1));
+        break;
       default:
         for (std::size_t i = 0; i < node.children.size(); ++i) lazy = lazy && lazy_of(i);
         break;

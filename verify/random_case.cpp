@@ -24,7 +24,9 @@ class Rng {
   }
   // Uniform in [0, n) (the modulo bias is irrelevant for n this small).
   uint64_t below(uint64_t n) { return next() % n; }
-  int64_t between(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(below(static_cast<uint64_t>(hi - lo + 1))); }
+  int64_t between(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(below(static_cast<uint64_t>(hi - lo + 1)));
+  }
   bool chance(int percent) { return below(100) < static_cast<uint64_t>(percent); }
   template <typename T, std::size_t N>
   const T& pick(const std::array<T, N>& items) {
@@ -36,7 +38,7 @@ class Rng {
 };
 
 // The dtypes a case is about; INDEX most often, since it is what index arithmetic uses.
-constexpr std::array kFixedWidth = {DType::Int8, DType::Int16, DType::Int32, DType::Int64,
+constexpr std::array kFixedWidth = {DType::Int8,  DType::Int16,  DType::Int32,  DType::Int64,
                                     DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64};
 constexpr std::array kFloats = {DType::FP16, DType::BF16, DType::FP32, DType::FP64};
 
@@ -256,8 +258,12 @@ class Generator {
     }
   }
 
-  static Int dtype_min_or(DType dtype, Int index_value) { return dtype == DType::Index ? index_value : dtype_min(dtype); }
-  static Int dtype_max_or(DType dtype, Int index_value) { return dtype == DType::Index ? index_value : dtype_max(dtype); }
+  static Int dtype_min_or(DType dtype, Int index_value) {
+    return dtype == DType::Index ? index_value : dtype_min(dtype);
+  }
+  static Int dtype_max_or(DType dtype, Int index_value) {
+    return dtype == DType::Index ? index_value : dtype_max(dtype);
+  }
 
   // Assumptions as a compiler has them: an order between two variables, a residue, a
   // branch condition.
@@ -275,8 +281,8 @@ class Generator {
       switch (rng_.below(4)) {
         case 0:
           if (other_dtype == dtype && other_name != name) {
-            facts.assumptions.push_back(binary(rng_.chance(50) ? Op::Lt : Op::Le, DType::Bool, subject,
-                                               Expr::var(other_name, other_dtype)));
+            facts.assumptions.push_back(
+                binary(rng_.chance(50) ? Op::Lt : Op::Le, DType::Bool, subject, Expr::var(other_name, other_dtype)));
             break;
           }
           [[fallthrough]];
@@ -295,8 +301,7 @@ class Generator {
               binary(Op::Ne, DType::Bool, subject, Expr::constant(Value::integer(dtype, rng_.between(-2, 2)))));
           break;
         default:
-          facts.assumptions.push_back(
-              binary(rng_.chance(50) ? Op::Ge : Op::Lt, DType::Bool, subject, constant(dtype)));
+          facts.assumptions.push_back(binary(rng_.chance(50) ? Op::Ge : Op::Lt, DType::Bool, subject, constant(dtype)));
           break;
       }
     }

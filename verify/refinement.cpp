@@ -10,9 +10,12 @@ namespace eqsat::verify {
 
 std::string_view proof_kind_name(ProofKind kind) {
   switch (kind) {
-    case ProofKind::Exact: return "exact";
-    case ProofKind::BvFallback: return "bv-fallback";
-    case ProofKind::AssumedReassoc: return "assumed-reassoc";
+    case ProofKind::Exact:
+      return "exact";
+    case ProofKind::BvFallback:
+      return "bv-fallback";
+    case ProofKind::AssumedReassoc:
+      return "assumed-reassoc";
   }
   return "exact";
 }
@@ -48,7 +51,9 @@ std::string timeout_text(unsigned timeout_ms) {
 // division and multiplication, so name it when nothing else is involved.
 z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, const Pattern& rhs,
                        const std::vector<PatternVar>& vars) {
-  auto bv_only = [&](DType t) { return is_fixed_width_int(t) || t == DType::Bool || (t == DType::Index && model == IndexModel::BitVector); };
+  auto bv_only = [&](DType t) {
+    return is_fixed_width_int(t) || t == DType::Bool || (t == DType::Index && model == IndexModel::BitVector);
+  };
   bool pure = std::all_of(vars.begin(), vars.end(), [&](const PatternVar& v) { return bv_only(v.dtype); });
   for (const Pattern* p : {&lhs, &rhs}) {
     for (const PatternNode& n : p->nodes) pure = pure && bv_only(n.dtype);
@@ -61,7 +66,8 @@ z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, c
 // values to INDEX): then the no-overflow hypotheses exclude nothing.
 bool fallback_is_exact(z3::solver& solver, const std::vector<PatternVar>& vars, const z3::expr& hypotheses,
                        const z3::expr& fits) {
-  const bool index_var = std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
+  const bool index_var =
+      std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
   if (index_var) return false;
   solver.reset();
   solver.add(hypotheses && !fits);
@@ -155,7 +161,8 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
   ProverOptions wide = options;
   for (const Pattern* p : {&lhs, &rhs}) {
     for (const PatternNode& n : p->nodes) {
-      if (is_fixed_width_int(n.dtype)) wide.fallback_bits = std::max(wide.fallback_bits, unsigned(bit_width(n.dtype)) + 1);
+      if (is_fixed_width_int(n.dtype))
+        wide.fallback_bits = std::max(wide.fallback_bits, unsigned(bit_width(n.dtype)) + 1);
     }
   }
   Outcome fallback = guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);

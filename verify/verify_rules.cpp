@@ -33,7 +33,8 @@ std::vector<InstanceResult> verify_rule_set(const RuleSet& rules, const ProverOp
   auto worker = [&] {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       const Job& job = jobs[i];
-      InstanceResult r{job.rule, job.rule->dtypes[job.instance], prove_rewrite(job.rule->rewrites[job.instance], options)};
+      InstanceResult r{job.rule, job.rule->dtypes[job.instance],
+                       prove_rewrite(job.rule->rewrites[job.instance], options)};
       std::lock_guard<std::mutex> lock(mutex);
       results[i] = std::move(r);
       ++done;
@@ -167,7 +168,8 @@ int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostre
       [&](std::size_t done, std::size_t total, std::size_t index, const InstanceResult& r) {
         finished[index] = &r;
         if (terminal) err << "\r\033[K";
-        for (; printed < finished.size() && finished[printed]; ++printed) out << result_line(*finished[printed]) << '\n';
+        for (; printed < finished.size() && finished[printed]; ++printed)
+          out << result_line(*finished[printed]) << '\n';
         out.flush();
         if (terminal && done < total) {
           err << "[" << done << "/" << total << "] " << r.rule->name << " " << dtype_name(r.dtype) << std::flush;
@@ -180,8 +182,12 @@ int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostre
       case Verdict::Proved:
         ++(r.outcome.kind == ProofKind::Exact ? exact : r.outcome.kind == ProofKind::BvFallback ? fallback : reassoc);
         break;
-      case Verdict::Counterexample: ++refuted; break;
-      case Verdict::Unknown: ++unknown; break;
+      case Verdict::Counterexample:
+        ++refuted;
+        break;
+      case Verdict::Unknown:
+        ++unknown;
+        break;
     }
   }
   out << results.size() << " rule instances: " << exact + fallback + reassoc << " proved (" << exact << " exact, "

@@ -20,8 +20,7 @@ struct InstanceResult {
 
 // Called after each instance, from the worker that finished it (serialised by a lock):
 // how many are done, and the one just done with its index in the returned results.
-using ProgressFn =
-    std::function<void(std::size_t done, std::size_t total, std::size_t index, const InstanceResult&)>;
+using ProgressFn = std::function<void(std::size_t done, std::size_t total, std::size_t index, const InstanceResult&)>;
 
 // Proves every instance of `rules` with `threads` workers (0: one per hardware thread).
 // The results are in file order (rules, then dtypes) whatever the thread count.
@@ -38,10 +37,10 @@ struct VerifyOptions {
   std::vector<std::string> only;   // if not empty, just these rule names
   ProverOptions prover;
   unsigned threads = 0;
-  std::string lock_path;      // empty: rules/rules.lock of the source tree
-  bool write_lock = false;    // rewrite the lock file when every instance is proved
-  bool check_lock = false;    // only compare the lock file with the rules (no Z3)
-  bool progress = true;       // a progress line on stderr when it is a terminal
+  std::string lock_path;    // empty: rules/rules.lock of the source tree
+  bool write_lock = false;  // rewrite the lock file when every instance is proved
+  bool check_lock = false;  // only compare the lock file with the rules (no Z3)
+  bool progress = true;     // a progress line on stderr when it is a terminal
 };
 
 // The whole command. Exit status: 0 when every instance is proved (or, with

@@ -1,10 +1,10 @@
 // Numerals between eqsat values and Z3 terms: literals in, model values out.
 #pragma once
 
+#include <z3++.h>
+
 #include <cstdint>
 #include <string>
-
-#include <z3++.h>
 
 #include "ir/dtype.h"
 #include "ir/int128.h"

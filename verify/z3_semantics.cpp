@@ -51,13 +51,20 @@ z3::expr Semantics::rne() const { return wrap(ctx_, Z3_mk_fpa_rne(ctx_)); }
 
 z3::sort Semantics::sort(DType dtype) const {
   switch (dtype) {
-    case DType::Index: return index_model_ == IndexModel::Integer ? ctx_.int_sort() : ctx_.bv_sort(index_bits_);
-    case DType::Bool: return ctx_.bool_sort();
-    case DType::FP16: return ctx_.fpa_sort(5, 11);
-    case DType::BF16: return ctx_.fpa_sort(8, 8);
-    case DType::FP32: return ctx_.fpa_sort(8, 24);
-    case DType::FP64: return ctx_.fpa_sort(11, 53);
-    default: return ctx_.bv_sort(static_cast<unsigned>(bit_width(dtype)));
+    case DType::Index:
+      return index_model_ == IndexModel::Integer ? ctx_.int_sort() : ctx_.bv_sort(index_bits_);
+    case DType::Bool:
+      return ctx_.bool_sort();
+    case DType::FP16:
+      return ctx_.fpa_sort(5, 11);
+    case DType::BF16:
+      return ctx_.fpa_sort(8, 8);
+    case DType::FP32:
+      return ctx_.fpa_sort(8, 24);
+    case DType::FP64:
+      return ctx_.fpa_sort(11, 53);
+    default:
+      return ctx_.bv_sort(static_cast<unsigned>(bit_width(dtype)));
   }
 }
 
@@ -153,11 +160,16 @@ z3::expr Semantics::apply(Op op, DType result, std::span<const z3::expr> args, s
     case Op::Gt:
     case Op::Ge:
       return compare(op, arg_dtypes[0], args[0], args[1]);
-    case Op::And: return args[0] && args[1];
-    case Op::Or: return args[0] || args[1];
-    case Op::Not: return !args[0];
-    case Op::Select: return z3::ite(args[0], args[1], args[2]);
-    case Op::Cast: return cast(arg_dtypes[0], result, args[0], cond);
+    case Op::And:
+      return args[0] && args[1];
+    case Op::Or:
+      return args[0] || args[1];
+    case Op::Not:
+      return !args[0];
+    case Op::Select:
+      return z3::ite(args[0], args[1], args[2]);
+    case Op::Cast:
+      return cast(arg_dtypes[0], result, args[0], cond);
   }
   throw std::logic_error("unknown op");
 }
@@ -168,16 +180,23 @@ z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::e
   if (t == DType::Bool || is_float(t)) throw std::logic_error("integer arithmetic on a non-integer dtype");
   if (!is_bv(t)) {  // INDEX as a mathematical integer
     switch (op) {
-      case Op::Add: return a + b;
-      case Op::Sub: return a - b;
+      case Op::Add:
+        return a + b;
+      case Op::Sub:
+        return a - b;
       case Op::Mul:
         products_.emplace_back(a, b);
         return a * b;
-      case Op::Neg: return -a;
-      case Op::Abs: return z3::ite(a < 0, -a, a);
-      case Op::Min: return z3::ite(a <= b, a, b);
-      case Op::Max: return z3::ite(a >= b, a, b);
-      default: throw Unsupported("bitwise operation on INDEX needs the bit-vector model");
+      case Op::Neg:
+        return -a;
+      case Op::Abs:
+        return z3::ite(a < 0, -a, a);
+      case Op::Min:
+        return z3::ite(a <= b, a, b);
+      case Op::Max:
+        return z3::ite(a >= b, a, b);
+      default:
+        throw Unsupported("bitwise operation on INDEX needs the bit-vector model");
     }
   }
   const bool index = t == DType::Index;  // then each result must fit index_bits
@@ -202,13 +221,20 @@ z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::e
       if (!is_signed_bv(t)) return a;
       if (index) cond.fits = a != min;
       return z3::ite(less(t, a, bv_constant(0, bits)), -a, a);  // INT_MIN wraps to itself
-    case Op::Min: return z3::ite(less_equal(t, a, b), a, b);
-    case Op::Max: return z3::ite(less_equal(t, b, a), a, b);
-    case Op::BitAnd: return a & b;
-    case Op::BitOr: return a | b;
-    case Op::BitXor: return a ^ b;
-    case Op::BitNot: return ~a;
-    default: throw std::logic_error("not an arithmetic op");
+    case Op::Min:
+      return z3::ite(less_equal(t, a, b), a, b);
+    case Op::Max:
+      return z3::ite(less_equal(t, b, a), a, b);
+    case Op::BitAnd:
+      return a & b;
+    case Op::BitOr:
+      return a | b;
+    case Op::BitXor:
+      return a ^ b;
+    case Op::BitNot:
+      return ~a;
+    default:
+      throw std::logic_error("not an arithmetic op");
   }
 }
 
@@ -227,10 +253,14 @@ z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::
     const z3::expr q = a / b, m = z3::mod(a, b);
     const z3::expr adjust = b < 0 && m != 0;
     switch (op) {
-      case Op::FloorDiv: return z3::ite(adjust, q - 1, q);
-      case Op::FloorMod: return z3::ite(adjust, m + b, m);
-      case Op::TruncDiv: return z3::ite(a < 0, -((-a) / b), q);
-      default: return z3::ite(a < 0, -z3::mod(-a, b), m);
+      case Op::FloorDiv:
+        return z3::ite(adjust, q - 1, q);
+      case Op::FloorMod:
+        return z3::ite(adjust, m + b, m);
+      case Op::TruncDiv:
+        return z3::ite(a < 0, -((-a) / b), q);
+      default:
+        return z3::ite(a < 0, -z3::mod(-a, b), m);
     }
   }
   const unsigned bits = width(t);
@@ -247,9 +277,12 @@ z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::
   const z3::expr q = wrap(ctx_, Z3_mk_bvsdiv(ctx_, a, b));  // truncates
   const z3::expr r = wrap(ctx_, Z3_mk_bvsrem(ctx_, a, b));  // has the dividend's sign
   switch (op) {
-    case Op::TruncDiv: return q;
-    case Op::TruncMod: return r;
-    case Op::FloorMod: return wrap(ctx_, Z3_mk_bvsmod(ctx_, a, b));  // has the divisor's sign
+    case Op::TruncDiv:
+      return q;
+    case Op::TruncMod:
+      return r;
+    case Op::FloorMod:
+      return wrap(ctx_, Z3_mk_bvsmod(ctx_, a, b));  // has the divisor's sign
     default: {
       const z3::expr signs_differ = less(t, r, zero) != less(t, b, zero);
       return z3::ite(r != zero && signs_differ, q - bv_constant(1, bits), q);
@@ -406,15 +439,24 @@ z3::expr Semantics::float_op(Op op, DType t, std::span<const z3::expr> args) con
   (void)t;
   const z3::expr& a = args[0];
   switch (op) {
-    case Op::Add: return wrap(ctx_, Z3_mk_fpa_add(ctx_, rne(), a, args[1]));
-    case Op::Sub: return wrap(ctx_, Z3_mk_fpa_sub(ctx_, rne(), a, args[1]));
-    case Op::Mul: return wrap(ctx_, Z3_mk_fpa_mul(ctx_, rne(), a, args[1]));
-    case Op::Div: return wrap(ctx_, Z3_mk_fpa_div(ctx_, rne(), a, args[1]));
-    case Op::Neg: return wrap(ctx_, Z3_mk_fpa_neg(ctx_, a));
-    case Op::Abs: return wrap(ctx_, Z3_mk_fpa_abs(ctx_, a));
-    case Op::Min: return wrap(ctx_, Z3_mk_fpa_min(ctx_, a, args[1]));
-    case Op::Max: return wrap(ctx_, Z3_mk_fpa_max(ctx_, a, args[1]));
-    default: throw std::logic_error("not a float operation");
+    case Op::Add:
+      return wrap(ctx_, Z3_mk_fpa_add(ctx_, rne(), a, args[1]));
+    case Op::Sub:
+      return wrap(ctx_, Z3_mk_fpa_sub(ctx_, rne(), a, args[1]));
+    case Op::Mul:
+      return wrap(ctx_, Z3_mk_fpa_mul(ctx_, rne(), a, args[1]));
+    case Op::Div:
+      return wrap(ctx_, Z3_mk_fpa_div(ctx_, rne(), a, args[1]));
+    case Op::Neg:
+      return wrap(ctx_, Z3_mk_fpa_neg(ctx_, a));
+    case Op::Abs:
+      return wrap(ctx_, Z3_mk_fpa_abs(ctx_, a));
+    case Op::Min:
+      return wrap(ctx_, Z3_mk_fpa_min(ctx_, a, args[1]));
+    case Op::Max:
+      return wrap(ctx_, Z3_mk_fpa_max(ctx_, a, args[1]));
+    default:
+      throw std::logic_error("not a float operation");
   }
 }
 
@@ -434,25 +476,38 @@ z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b
   if (is_float(t)) {
     // IEEE: NaN is unordered, so only != holds; -0.0 == +0.0.
     switch (op) {
-      case Op::Eq: return wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
-      case Op::Ne: return !wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
-      case Op::Lt: return wrap(ctx_, Z3_mk_fpa_lt(ctx_, a, b));
-      case Op::Le: return wrap(ctx_, Z3_mk_fpa_leq(ctx_, a, b));
-      case Op::Gt: return wrap(ctx_, Z3_mk_fpa_gt(ctx_, a, b));
-      default: return wrap(ctx_, Z3_mk_fpa_geq(ctx_, a, b));
+      case Op::Eq:
+        return wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
+      case Op::Ne:
+        return !wrap(ctx_, Z3_mk_fpa_eq(ctx_, a, b));
+      case Op::Lt:
+        return wrap(ctx_, Z3_mk_fpa_lt(ctx_, a, b));
+      case Op::Le:
+        return wrap(ctx_, Z3_mk_fpa_leq(ctx_, a, b));
+      case Op::Gt:
+        return wrap(ctx_, Z3_mk_fpa_gt(ctx_, a, b));
+      default:
+        return wrap(ctx_, Z3_mk_fpa_geq(ctx_, a, b));
     }
   }
   switch (op) {
-    case Op::Eq: return a == b;
-    case Op::Ne: return a != b;
-    default: break;
+    case Op::Eq:
+      return a == b;
+    case Op::Ne:
+      return a != b;
+    default:
+      break;
   }
   if (t == DType::Bool) throw std::logic_error("ordering comparison of BOOL");
   switch (op) {
-    case Op::Lt: return less(t, a, b);
-    case Op::Le: return less_equal(t, a, b);
-    case Op::Gt: return less(t, b, a);
-    default: return less_equal(t, b, a);
+    case Op::Lt:
+      return less(t, a, b);
+    case Op::Le:
+      return less_equal(t, a, b);
+    case Op::Gt:
+      return less(t, b, a);
+    default:
+      return less_equal(t, b, a);
   }
 }
 
@@ -510,12 +565,14 @@ z3::expr Semantics::float_to_int(DType from, DType to, const z3::expr& a, Condit
   const unsigned bits = width(to);
   const bool is_signed = is_signed_bv(to);
   auto power = [&](int k, bool negative) {
-    const z3::expr p64 = float_literal(ctx_, ctx_.fpa_sort(11, 53), negative ? -std::ldexp(1.0, k) : std::ldexp(1.0, k));
+    const z3::expr p64 =
+        float_literal(ctx_, ctx_.fpa_sort(11, 53), negative ? -std::ldexp(1.0, k) : std::ldexp(1.0, k));
     return wrap(ctx_, Z3_mk_fpa_to_fp_float(ctx_, rne(), p64, sort(from)));
   };
   const z3::expr lo = is_signed ? power(int(bits) - 1, true) : float_literal(ctx_, sort(from), 0.0);
   const z3::expr hi_excl = power(is_signed ? int(bits) - 1 : int(bits), false);
-  const z3::expr in_range = wrap(ctx_, Z3_mk_fpa_geq(ctx_, truncated, lo)) && wrap(ctx_, Z3_mk_fpa_lt(ctx_, truncated, hi_excl));
+  const z3::expr in_range =
+      wrap(ctx_, Z3_mk_fpa_geq(ctx_, truncated, lo)) && wrap(ctx_, Z3_mk_fpa_lt(ctx_, truncated, hi_excl));
   if (to == DType::Index) {
     cond.defined = finite;
     cond.fits = in_range;

@@ -16,14 +16,14 @@
 // min(-0.0, +0.0) left unspecified: a rule proved here holds whichever zero it picks.
 #pragma once
 
+#include <z3++.h>
+
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <z3++.h>
 
 #include "ir/fast_math.h"
 #include "ir/op.h"
@@ -108,7 +108,9 @@ class Semantics {
   z3::expr definitions() const;
 
  private:
-  bool is_bv(DType t) const { return is_fixed_width_int(t) || (t == DType::Index && index_model_ == IndexModel::BitVector); }
+  bool is_bv(DType t) const {
+    return is_fixed_width_int(t) || (t == DType::Index && index_model_ == IndexModel::BitVector);
+  }
   unsigned width(DType t) const;
   bool is_signed_bv(DType t) const { return t == DType::Index || is_signed_int(t); }
   z3::expr bv_constant(Int value, unsigned bits) const;

@@ -58,9 +58,12 @@ struct RandomFacts {
   std::mt19937_64 rng{20240607};
   Congruence congruence() {
     switch (rng() % 4) {
-      case 0: return Congruence::constant(small(50));
-      case 1: return Congruence::unknown();
-      default: return Congruence::of(1 + Int(rng() % 24), small(100));
+      case 0:
+        return Congruence::constant(small(50));
+      case 1:
+        return Congruence::unknown();
+      default:
+        return Congruence::of(1 + Int(rng() % 24), small(100));
     }
   }
   Int small(int range) { return Int(int64_t(rng() % (2 * range + 1)) - range); }
@@ -70,8 +73,8 @@ struct RandomFacts {
 // Every transfer function contains every concrete result, on INDEX.
 TEST(Congruence, TransferFunctionsAreSound) {
   RandomFacts random;
-  const Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::Neg, Op::FloorDiv, Op::FloorMod, Op::TruncMod,
-                    Op::Min, Op::Max, Op::Shl, Op::Select};
+  const Op ops[] = {Op::Add,      Op::Sub, Op::Mul, Op::Neg, Op::FloorDiv, Op::FloorMod,
+                    Op::TruncMod, Op::Min, Op::Max, Op::Shl, Op::Select};
   int checked = 0;
   for (Op op : ops) {
     for (int round = 0; round < 3000; ++round) {
@@ -131,9 +134,9 @@ TEST(Congruence, ExamplesOfTransferFunctions) {
   const auto k = [](Int c) { return Congruence::constant(c); };
   EXPECT_EQ(of(Op::Mul, any, k(6)), C(6, 0));
   EXPECT_EQ(of(Op::Add, of(Op::Mul, any, k(6)), k(4)), C(6, 4));
-  EXPECT_EQ(of(Op::FloorDiv, C(6, 4), k(3)), C(2, 1));      // (6k + 4) // 3 = 2k + 1
-  EXPECT_EQ(of(Op::FloorMod, C(6, 4), k(3)), k(1));         // (6k + 4) % 3 = 1
-  EXPECT_EQ(of(Op::FloorMod, C(6, 4), k(4)), C(2, 0));      // gcd(6, 4) = 2
+  EXPECT_EQ(of(Op::FloorDiv, C(6, 4), k(3)), C(2, 1));        // (6k + 4) // 3 = 2k + 1
+  EXPECT_EQ(of(Op::FloorMod, C(6, 4), k(3)), k(1));           // (6k + 4) % 3 = 1
+  EXPECT_EQ(of(Op::FloorMod, C(6, 4), k(4)), C(2, 0));        // gcd(6, 4) = 2
   EXPECT_TRUE(of(Op::FloorDiv, C(6, 4), k(4)).is_unknown());  // 4 does not divide 6
   EXPECT_EQ(of(Op::Shl, any, k(3)), C(8, 0));
   EXPECT_EQ(of(Op::Max, C(4, 1), C(6, 3)), C(2, 1));
@@ -159,9 +162,9 @@ TEST(CongruenceInTheEGraph, AModuloTheAnalysisDecidesIsAConstant) {
   EXPECT_EQ(g.data(mod).constant->i, 1);
   EXPECT_EQ(g.check_invariants(), "");
   // The same on INT32 is not decided by congruences (x * 6 wraps), only by folding.
-  ClassId wrapped = g.add_expr(bin(Op::FloorMod, bin(Op::Add, bin(Op::Mul, var("y", DType::Int32), lit(6, DType::Int32)),
-                                                      lit(4, DType::Int32)),
-                                   lit(3, DType::Int32)));
+  ClassId wrapped = g.add_expr(
+      bin(Op::FloorMod, bin(Op::Add, bin(Op::Mul, var("y", DType::Int32), lit(6, DType::Int32)), lit(4, DType::Int32)),
+          lit(3, DType::Int32)));
   g.rebuild();
   EXPECT_FALSE(g.data(wrapped).constant.has_value());
 }
@@ -215,7 +218,7 @@ TEST(CongruenceInTheEGraph, RandomTermsStaySoundUnderConcreteEvaluation) {
       Op op = ops[rng() % std::size(ops)];
       Expr a = terms[rng() % terms.size()];
       Expr b = (op == Op::FloorDiv || op == Op::FloorMod || op == Op::Shl) ? lit(Int(rng() % 5) + 1)
-                                                                            : terms[rng() % terms.size()];
+                                                                           : terms[rng() % terms.size()];
       terms.push_back(bin(op, a, b));
     }
     std::vector<ClassId> ids;
@@ -240,8 +243,8 @@ TEST(CongruenceInTheEGraph, RandomTermsStaySoundUnderConcreteEvaluation) {
         std::optional<Int> v = eval(terms[t]);
         if (!v) continue;
         const ClassData& d = g.data(ids[t]);
-        ASSERT_TRUE(d.congruence.contains(*v)) << "term " << t << " value " << to_string(*v) << " not in "
-                                               << d.congruence.to_string();
+        ASSERT_TRUE(d.congruence.contains(*v))
+            << "term " << t << " value " << to_string(*v) << " not in " << d.congruence.to_string();
         ASSERT_TRUE(d.interval.contains(*v));
       }
     }
@@ -251,15 +254,15 @@ TEST(CongruenceInTheEGraph, RandomTermsStaySoundUnderConcreteEvaluation) {
 // modulus(x) % c == 0 and remainder(x) == c2, built by hand (x: variable 0, c: 1, c2: 2).
 Guard congruence_guard() {
   Guard guard;
-  guard.nodes.push_back({GuardNode::Kind::Modulus, Op::Add, 0, 0, {}});    // 0
-  guard.nodes.push_back({GuardNode::Kind::ValueOf, Op::Add, 0, 1, {}});    // 1
+  guard.nodes.push_back({GuardNode::Kind::Modulus, Op::Add, 0, 0, {}});         // 0
+  guard.nodes.push_back({GuardNode::Kind::ValueOf, Op::Add, 0, 1, {}});         // 1
   guard.nodes.push_back({GuardNode::Kind::Apply, Op::FloorMod, 0, 0, {0, 1}});  // 2
-  guard.nodes.push_back({GuardNode::Kind::Literal, Op::Add, 0, 0, {}});    // 3: 0
-  guard.nodes.push_back({GuardNode::Kind::Apply, Op::Eq, 0, 0, {2, 3}});   // 4
-  guard.nodes.push_back({GuardNode::Kind::Remainder, Op::Add, 0, 0, {}});  // 5
-  guard.nodes.push_back({GuardNode::Kind::ValueOf, Op::Add, 0, 2, {}});    // 6
-  guard.nodes.push_back({GuardNode::Kind::Apply, Op::Eq, 0, 0, {5, 6}});   // 7
-  guard.nodes.push_back({GuardNode::Kind::Apply, Op::And, 0, 0, {4, 7}});  // 8
+  guard.nodes.push_back({GuardNode::Kind::Literal, Op::Add, 0, 0, {}});         // 3: 0
+  guard.nodes.push_back({GuardNode::Kind::Apply, Op::Eq, 0, 0, {2, 3}});        // 4
+  guard.nodes.push_back({GuardNode::Kind::Remainder, Op::Add, 0, 0, {}});       // 5
+  guard.nodes.push_back({GuardNode::Kind::ValueOf, Op::Add, 0, 2, {}});         // 6
+  guard.nodes.push_back({GuardNode::Kind::Apply, Op::Eq, 0, 0, {5, 6}});        // 7
+  guard.nodes.push_back({GuardNode::Kind::Apply, Op::And, 0, 0, {4, 7}});       // 8
   guard.root = 8;
   guard.text = "modulus(x) % c == 0 and remainder(x) == c2";
   return guard;
@@ -269,7 +272,7 @@ TEST(CongruenceInGuards, ModulusAndRemainderReadTheAnalysis) {
   EGraph g;
   ClassId x = g.add_expr(bin(Op::Add, bin(Op::Mul, var("i"), lit(8)), lit(3)));  // 8k + 3
   ClassId y = g.add_var("j", DType::Index);                                      // nothing known
-  ClassId k = g.add_constant(Value::integer(DType::Index, 11));                 // a constant
+  ClassId k = g.add_constant(Value::integer(DType::Index, 11));                  // a constant
   ClassId four = g.add_constant(Value::integer(DType::Index, 4));
   ClassId three = g.add_constant(Value::integer(DType::Index, 3));
   ClassId zero = g.add_constant(Value::integer(DType::Index, 0));
@@ -280,7 +283,7 @@ TEST(CongruenceInGuards, ModulusAndRemainderReadTheAnalysis) {
   EXPECT_EQ(evaluate_guard(g, guard, {x, three, three}), Truth::False);  // 8 % 3 != 0
   EXPECT_EQ(evaluate_guard(g, guard, {y, one, zero}), Truth::True);      // 1 and 0: nothing known
   EXPECT_EQ(evaluate_guard(g, guard, {y, four, zero}), Truth::False);
-  EXPECT_EQ(evaluate_guard(g, guard, {k, one, zero}), Truth::Unknown);   // a constant: unknown
+  EXPECT_EQ(evaluate_guard(g, guard, {k, one, zero}), Truth::Unknown);  // a constant: unknown
 }
 
 }  // namespace

@@ -22,8 +22,8 @@ namespace {
 constexpr auto kInf = std::nullopt;
 
 Interval iv(long long lo, long long hi) { return Interval::range(Int(lo), Int(hi)); }
-Interval from(long long lo) { return Interval::range(Int(lo), kInf); }   // [lo, inf]
-Interval upto(long long hi) { return Interval::range(kInf, Int(hi)); }   // [-inf, hi]
+Interval from(long long lo) { return Interval::range(Int(lo), kInf); }  // [lo, inf]
+Interval upto(long long hi) { return Interval::range(kInf, Int(hi)); }  // [-inf, hi]
 Interval pt(long long v) { return Interval::point(Int(v)); }
 Int p2(int k) { return Int(1) << k; }
 
@@ -260,8 +260,7 @@ TEST(IntervalDivision, FixedWidthEdges) {
   EXPECT_EQ(eval(Op::FloorMod, DType::Int8, {pt(-128), pt(-1)}), "[0, 0]");
   EXPECT_EQ(eval(Op::FloorDiv, DType::UInt8, {Interval::all(), pt(16)}), "[0, 15]");
   EXPECT_EQ(eval(Op::FloorMod, DType::UInt32, {Interval::all(), iv(0, 64)}), "[0, 63]");
-  EXPECT_EQ(eval(Op::FloorDiv, DType::Int64, {Interval::all(), pt(2)}),
-            "[-4611686018427387904, 4611686018427387903]");
+  EXPECT_EQ(eval(Op::FloorDiv, DType::Int64, {Interval::all(), pt(2)}), "[-4611686018427387904, 4611686018427387903]");
   EXPECT_EQ(eval(Op::FloorMod, DType::UInt64, {Interval::all(), pt(10)}), "[0, 9]");
   // |r| < |d| <= 2^63, so not quite the whole INT64.
   EXPECT_EQ(eval(Op::TruncMod, DType::Int64, {Interval::all(), Interval::all()}),
@@ -280,7 +279,7 @@ TEST(IntervalShift, Left) {
   EXPECT_EQ(eval(Op::Shl, DType::Int8, {pt(1), iv(0, 7)}), whole(DType::Int8));  // 1 << 7 wraps
   EXPECT_EQ(eval(Op::Shl, DType::Int8, {pt(-1), pt(7)}), "[-128, -128]");
   EXPECT_EQ(eval(Op::Shl, DType::Int8, {pt(1), Interval::all()}), whole(DType::Int8));
-  EXPECT_EQ(eval(Op::Shl, DType::UInt8, {pt(1), Interval::all()}), "[1, 128]");  // amounts 0..7
+  EXPECT_EQ(eval(Op::Shl, DType::UInt8, {pt(1), Interval::all()}), "[1, 128]");     // amounts 0..7
   EXPECT_EQ(eval(Op::Shl, DType::UInt8, {pt(1), iv(8, 20)}), whole(DType::UInt8));  // always undefined
   EXPECT_EQ(eval(Op::Shl, DType::UInt64, {pt(1), pt(63)}), "[9223372036854775808, 9223372036854775808]");
   EXPECT_EQ(eval(Op::Shl, DType::UInt64, {pt(3), pt(63)}), whole(DType::UInt64));
@@ -288,7 +287,7 @@ TEST(IntervalShift, Left) {
 
 TEST(IntervalShift, Right) {
   EXPECT_EQ(eval(Op::Shr, DType::Int8, {Interval::all(), pt(1)}), "[-64, 63]");  // arithmetic
-  EXPECT_EQ(eval(Op::Shr, DType::UInt8, {Interval::all(), pt(4)}), "[0, 15]");  // logical
+  EXPECT_EQ(eval(Op::Shr, DType::UInt8, {Interval::all(), pt(4)}), "[0, 15]");   // logical
   EXPECT_EQ(eval(Op::Shr, DType::Int8, {Interval::all(), Interval::all()}), "[-128, 127]");
   EXPECT_EQ(eval(Op::Shr, DType::Int32, {iv(-7, 7), iv(1, 2)}), "[-4, 3]");
   EXPECT_EQ(eval(Op::Shr, DType::UInt32, {iv(0, 1000), iv(-3, 100)}), "[0, 1000]");
@@ -406,7 +405,7 @@ TEST(IntervalCast, Integers) {
 TEST(IntervalCast, Bool) {
   EXPECT_EQ(cast(DType::Bool, DType::Int32, pt(1)), "[1, 1]");
   EXPECT_EQ(cast(DType::Bool, DType::Index, Interval::all()), "[0, 1]");
-  EXPECT_EQ(cast(DType::Index, DType::Bool, iv(3, 9)), "[1, 1]");   // x != 0
+  EXPECT_EQ(cast(DType::Index, DType::Bool, iv(3, 9)), "[1, 1]");  // x != 0
   EXPECT_EQ(cast(DType::Index, DType::Bool, iv(-9, -1)), "[1, 1]");
   EXPECT_EQ(cast(DType::Index, DType::Bool, pt(0)), "[0, 0]");
   EXPECT_EQ(cast(DType::Index, DType::Bool, iv(-1, 1)), "[0, 1]");
@@ -446,11 +445,20 @@ TEST(IntervalOperands, ClampedToTheirDtype) {
 
 int ref_bits(DType t) {
   switch (t) {
-    case DType::Int8: case DType::UInt8: return 8;
-    case DType::Int16: case DType::UInt16: return 16;
-    case DType::Int32: case DType::UInt32: return 32;
-    case DType::Int64: case DType::UInt64: return 64;
-    default: return 0;
+    case DType::Int8:
+    case DType::UInt8:
+      return 8;
+    case DType::Int16:
+    case DType::UInt16:
+      return 16;
+    case DType::Int32:
+    case DType::UInt32:
+      return 32;
+    case DType::Int64:
+    case DType::UInt64:
+      return 64;
+    default:
+      return 0;
   }
 }
 
@@ -492,7 +500,7 @@ Outcome undefined() { return {false, 0, false}; }
 // The exact a (+, -, *) b, or nullopt when it leaves the 128-bit range.
 std::optional<Int> exact(Op op, Int a, Int b) {
   Int r = 0;
-  bool overflow = op == Op::Add ? __builtin_add_overflow(a, b, &r)
+  bool overflow = op == Op::Add   ? __builtin_add_overflow(a, b, &r)
                   : op == Op::Sub ? __builtin_sub_overflow(a, b, &r)
                                   : __builtin_mul_overflow(a, b, &r);
   if (overflow) return std::nullopt;
@@ -503,13 +511,20 @@ Outcome reference(Op op, DType result, DType operand, const std::vector<Int>& v)
   const Int a = v[0];
   const Int b = v.size() > 1 ? v[1] : 0;
   switch (op) {
-    case Op::Add: return wrapped(result, exact(op, a, b), Int(UInt(a) + UInt(b)));
-    case Op::Sub: return wrapped(result, exact(op, a, b), Int(UInt(a) - UInt(b)));
-    case Op::Mul: return wrapped(result, exact(op, a, b), Int(UInt(a) * UInt(b)));
-    case Op::Neg: return wrapped(result, -a, -a);
-    case Op::Abs: return wrapped(result, a < 0 ? -a : a, 0);
-    case Op::Min: return wrapped(result, std::min(a, b), 0);
-    case Op::Max: return wrapped(result, std::max(a, b), 0);
+    case Op::Add:
+      return wrapped(result, exact(op, a, b), Int(UInt(a) + UInt(b)));
+    case Op::Sub:
+      return wrapped(result, exact(op, a, b), Int(UInt(a) - UInt(b)));
+    case Op::Mul:
+      return wrapped(result, exact(op, a, b), Int(UInt(a) * UInt(b)));
+    case Op::Neg:
+      return wrapped(result, -a, -a);
+    case Op::Abs:
+      return wrapped(result, a < 0 ? -a : a, 0);
+    case Op::Min:
+      return wrapped(result, std::min(a, b), 0);
+    case Op::Max:
+      return wrapped(result, std::max(a, b), 0);
     case Op::FloorDiv:
       if (b == 0) return undefined();
       return wrapped(result, ref_floor_div(a, b), 0);
@@ -522,29 +537,43 @@ Outcome reference(Op op, DType result, DType operand, const std::vector<Int>& v)
     case Op::TruncMod:
       if (b == 0) return undefined();
       return wrapped(result, a % b, 0);
-    case Op::BitAnd: return wrapped(result, a & b, 0);
-    case Op::BitOr: return wrapped(result, a | b, 0);
-    case Op::BitXor: return wrapped(result, a ^ b, 0);
-    case Op::BitNot: return wrapped(result, ~a, 0);
+    case Op::BitAnd:
+      return wrapped(result, a & b, 0);
+    case Op::BitOr:
+      return wrapped(result, a | b, 0);
+    case Op::BitXor:
+      return wrapped(result, a ^ b, 0);
+    case Op::BitNot:
+      return wrapped(result, ~a, 0);
     case Op::Shl:
     case Op::Shr: {
       const int n = ref_bits(operand);
       if (b < 0 || (n != 0 && b >= n)) return undefined();
       assert(b < 120 && "shift amounts in the test stay small");
-      if (op == Op::Shr) return wrapped(result, a >> int(b), 0);  // arithmetic on Int
+      if (op == Op::Shr) return wrapped(result, a >> int(b), 0);      // arithmetic on Int
       if (n == 0) return wrapped(result, a * (Int(1) << int(b)), 0);  // INDEX: |a| << 2^60, b <= 66
       return wrapped(result, std::nullopt, Int(UInt(a) << int(b)));
     }
-    case Op::Eq: return wrapped(result, a == b, 0);
-    case Op::Ne: return wrapped(result, a != b, 0);
-    case Op::Lt: return wrapped(result, a < b, 0);
-    case Op::Le: return wrapped(result, a <= b, 0);
-    case Op::Gt: return wrapped(result, a > b, 0);
-    case Op::Ge: return wrapped(result, a >= b, 0);
-    case Op::And: return wrapped(result, a && b, 0);
-    case Op::Or: return wrapped(result, a || b, 0);
-    case Op::Not: return wrapped(result, !a, 0);
-    case Op::Select: return wrapped(result, a ? v[1] : v[2], 0);
+    case Op::Eq:
+      return wrapped(result, a == b, 0);
+    case Op::Ne:
+      return wrapped(result, a != b, 0);
+    case Op::Lt:
+      return wrapped(result, a < b, 0);
+    case Op::Le:
+      return wrapped(result, a <= b, 0);
+    case Op::Gt:
+      return wrapped(result, a > b, 0);
+    case Op::Ge:
+      return wrapped(result, a >= b, 0);
+    case Op::And:
+      return wrapped(result, a && b, 0);
+    case Op::Or:
+      return wrapped(result, a || b, 0);
+    case Op::Not:
+      return wrapped(result, !a, 0);
+    case Op::Select:
+      return wrapped(result, a ? v[1] : v[2], 0);
     case Op::Cast:
       if (result == DType::Bool) return wrapped(result, a != 0, 0);
       return wrapped(result, a, 0);
@@ -584,12 +613,18 @@ Domain domain_of(DType t) {
 
 Int interesting_value(Rng& rng, const Domain& d, int bits) {
   switch (rng.below(8)) {
-    case 0: return d.clamp(0);
-    case 1: return d.clamp(rng.uniform(-20, 20));
-    case 2: return d.lo;
-    case 3: return d.hi;
-    case 4: return d.clamp((rng.chance(50) ? 1 : -1) * p2(rng.below(bits)) + rng.uniform(-1, 1));
-    default: return rng.uniform(d.lo, d.hi);
+    case 0:
+      return d.clamp(0);
+    case 1:
+      return d.clamp(rng.uniform(-20, 20));
+    case 2:
+      return d.lo;
+    case 3:
+      return d.hi;
+    case 4:
+      return d.clamp((rng.chance(50) ? 1 : -1) * p2(rng.below(bits)) + rng.uniform(-1, 1));
+    default:
+      return rng.uniform(d.lo, d.hi);
   }
 }
 
@@ -678,8 +713,8 @@ struct Stats {
 };
 
 // Draws `cases` operand tuples for one op and checks every drawn concrete value.
-void check_random(Op op, DType result, DType operand, const std::vector<DType>& arg_types, int cases,
-                  uint64_t seed, Stats& stats) {
+void check_random(Op op, DType result, DType operand, const std::vector<DType>& arg_types, int cases, uint64_t seed,
+                  Stats& stats) {
   Rng rng(seed);
   const bool shift = op == Op::Shl || op == Op::Shr;
   for (int c = 0; c < cases && stats.failures < 5; ++c) {
@@ -716,16 +751,16 @@ void check_random(Op op, DType result, DType operand, const std::vector<DType>& 
         ++stats.failures;
         std::string vs;
         for (Int v : concrete) vs += " " + to_string(v);
-        ADD_FAILURE() << describe(op, result, operand, args) << ": got " << got.to_string()
-                      << " but values" << vs << " give " << to_string(o.value);
+        ADD_FAILURE() << describe(op, result, operand, args) << ": got " << got.to_string() << " but values" << vs
+                      << " give " << to_string(o.value);
       }
       // Tightness: operands that are points give the exact result unless it wrapped
       // (or left the tracked range).
       const bool huge = o.value >= p2(100) || o.value <= -p2(100);
       if (all_points && o.defined && o.exact && !huge && got != Interval::point(o.value)) {
         ++stats.failures;
-        ADD_FAILURE() << describe(op, result, operand, args) << ": got " << got.to_string()
-                      << ", expected the point " << to_string(o.value);
+        ADD_FAILURE() << describe(op, result, operand, args) << ": got " << got.to_string() << ", expected the point "
+                      << to_string(o.value);
       }
       size_t i = 0;
       while (i < pos.size() && ++pos[i] == values[i].size()) pos[i++] = 0;
@@ -734,7 +769,7 @@ void check_random(Op op, DType result, DType operand, const std::vector<DType>& 
   }
 }
 
-const DType kIntegerDTypes[] = {DType::Index, DType::Int8,  DType::UInt8,  DType::Int16, DType::UInt16,
+const DType kIntegerDTypes[] = {DType::Index, DType::Int8,   DType::UInt8, DType::Int16, DType::UInt16,
                                 DType::Int32, DType::UInt32, DType::Int64, DType::UInt64};
 
 class IntervalSoundness : public ::testing::TestWithParam<Op> {};
@@ -766,11 +801,10 @@ TEST_P(IntervalSoundness, AgreesWithReference) {
   RecordProperty("values", std::to_string(stats.values));
 }
 
-const Op kCheckedOps[] = {Op::Add,    Op::Sub,    Op::Mul,    Op::Neg,      Op::Abs,      Op::Min,
-                          Op::Max,    Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::BitAnd,
-                          Op::BitOr,  Op::BitXor, Op::BitNot, Op::Shl,      Op::Shr,      Op::Eq,
-                          Op::Ne,     Op::Lt,     Op::Le,     Op::Gt,       Op::Ge,       Op::And,
-                          Op::Or,     Op::Not,    Op::Select, Op::Cast};
+const Op kCheckedOps[] = {Op::Add,      Op::Sub,      Op::Mul,      Op::Neg,      Op::Abs,    Op::Min,    Op::Max,
+                          Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::BitAnd, Op::BitOr,  Op::BitXor,
+                          Op::BitNot,   Op::Shl,      Op::Shr,      Op::Eq,       Op::Ne,     Op::Lt,     Op::Le,
+                          Op::Gt,       Op::Ge,       Op::And,      Op::Or,       Op::Not,    Op::Select, Op::Cast};
 
 INSTANTIATE_TEST_SUITE_P(IntervalOps, IntervalSoundness, ::testing::ValuesIn(kCheckedOps),
                          [](const ::testing::TestParamInfo<Op>& param) {

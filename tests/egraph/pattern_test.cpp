@@ -1,11 +1,11 @@
 // E-matching, guards and the runner, with rules built by hand (the rule language lives
 // in rules/ and has its own tests).
+#include "egraph/pattern.h"
+
 #include <gtest/gtest.h>
 
 #include "egraph/guard.h"
-#include "egraph/pattern.h"
 #include "egraph/runner.h"
-
 #include "tests/egraph/build_exprs.h"
 
 namespace eqsat {

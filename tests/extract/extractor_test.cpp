@@ -45,13 +45,13 @@ TEST(CostProfile, BadProfilesNameTheFileAndKey) {
     const char* text;
     const char* message;
   };
-  for (Case c : {Case{"[1]", "p.json: a cost profile is a JSON object"},
-                 Case{"{", "p.json: not valid JSON"},
-                 Case{R"({"colour": 1})", "p.json: unknown key 'colour' (known: name, comment, default, ops, dtypes, weights)"},
-                 Case{R"({"ops": {"plus": 1}})", "p.json: ops: unknown operation 'plus'"},
-                 Case{R"({"ops": {"add": -1}})", "p.json: ops.add: expected a non-negative integer or \"inf\""},
-                 Case{R"({"default": "cheap"})", "p.json: key 'default': expected a non-negative integer or \"inf\""},
-                 Case{R"({"dtypes": {"INT7": {}}})", "p.json: dtypes: unknown dtype 'INT7'"}}) {
+  for (Case c :
+       {Case{"[1]", "p.json: a cost profile is a JSON object"}, Case{"{", "p.json: not valid JSON"},
+        Case{R"({"colour": 1})", "p.json: unknown key 'colour' (known: name, comment, default, ops, dtypes, weights)"},
+        Case{R"({"ops": {"plus": 1}})", "p.json: ops: unknown operation 'plus'"},
+        Case{R"({"ops": {"add": -1}})", "p.json: ops.add: expected a non-negative integer or \"inf\""},
+        Case{R"({"default": "cheap"})", "p.json: key 'default': expected a non-negative integer or \"inf\""},
+        Case{R"({"dtypes": {"INT7": {}}})", "p.json: dtypes: unknown dtype 'INT7'"}}) {
     auto profile = CostProfile::from_json_text(c.text, "p.json");
     ASSERT_FALSE(profile.ok()) << c.text;
     EXPECT_EQ(profile.error().message, c.message);

@@ -76,7 +76,7 @@ TEST(FoldInt, FloorAndTruncDivisionOnNegatives) {
     EXPECT_EQ(eval(Op::TruncMod, {c(-7, t), c(2, t)}), c(-1, t));
     EXPECT_EQ(eval(Op::FloorMod, {c(7, t), c(-2, t)}), c(-1, t));  // divisor's sign
     EXPECT_EQ(eval(Op::FloorDiv, {c(7, t), c(-2, t)}), c(-4, t));
-    EXPECT_EQ(eval(Op::TruncMod, {c(7, t), c(-2, t)}), c(1, t));   // dividend's sign
+    EXPECT_EQ(eval(Op::TruncMod, {c(7, t), c(-2, t)}), c(1, t));  // dividend's sign
     EXPECT_EQ(eval(Op::FloorDiv, {c(6, t), c(-2, t)}), c(-3, t));
   }
 }
@@ -133,10 +133,8 @@ TEST(FoldInt, BitwiseOnUnsignedMasks) {
 // ---------------------------------------------------------------- INDEX
 
 TEST(FoldIndex, NeverWraps) {
-  EXPECT_EQ(eval(Op::Add, {c(dtype_max(D::Int64), D::Index), c(1, D::Index)}),
-            c(Int(1) << 63, D::Index));
-  EXPECT_EQ(eval(Op::Mul, {c(Int(1) << 40, D::Index), c(Int(1) << 40, D::Index)}),
-            c(Int(1) << 80, D::Index));
+  EXPECT_EQ(eval(Op::Add, {c(dtype_max(D::Int64), D::Index), c(1, D::Index)}), c(Int(1) << 63, D::Index));
+  EXPECT_EQ(eval(Op::Mul, {c(Int(1) << 40, D::Index), c(Int(1) << 40, D::Index)}), c(Int(1) << 80, D::Index));
 }
 
 TEST(FoldIndex, HugeResultsAreNotFolded) {
@@ -196,14 +194,22 @@ struct Reference {
   std::optional<uint64_t> apply(Op op, uint64_t a, uint64_t b) const {
     const uint64_t min_pattern = is_signed ? uint64_t(1) << (bits - 1) : 0;
     switch (op) {
-      case Op::Add: return (a + b) & mask;
-      case Op::Sub: return (a - b) & mask;
-      case Op::Mul: return (a * b) & mask;
-      case Op::BitAnd: return a & b;
-      case Op::BitOr: return a | b;
-      case Op::BitXor: return a ^ b;
-      case Op::Min: return less(a, b) ? a : b;
-      case Op::Max: return less(a, b) ? b : a;
+      case Op::Add:
+        return (a + b) & mask;
+      case Op::Sub:
+        return (a - b) & mask;
+      case Op::Mul:
+        return (a * b) & mask;
+      case Op::BitAnd:
+        return a & b;
+      case Op::BitOr:
+        return a | b;
+      case Op::BitXor:
+        return a ^ b;
+      case Op::Min:
+        return less(a, b) ? a : b;
+      case Op::Max:
+        return less(a, b) ? b : a;
       case Op::Shl:
       case Op::Shr: {
         const int64_t s = is_signed ? as_signed(b) : int64_t(b);
@@ -211,7 +217,8 @@ struct Reference {
         if (op == Op::Shl) return (a << s) & mask;
         return is_signed ? uint64_t(as_signed(a) >> s) & mask : a >> s;
       }
-      default: break;
+      default:
+        break;
     }
     // Division.
     if (b == 0) return std::nullopt;
@@ -230,11 +237,16 @@ struct Reference {
 
   uint64_t random(std::mt19937_64& rng) const {
     switch (rng() % 6) {
-      case 0: return (rng() % 9 - 4) & mask;  // small, either sign
-      case 1: return is_signed ? uint64_t(1) << (bits - 1) : 0;  // min
-      case 2: return is_signed ? mask >> 1 : mask;              // max
-      case 3: return rng() % (bits + 3);                       // a plausible shift amount
-      default: return rng() & mask;
+      case 0:
+        return (rng() % 9 - 4) & mask;  // small, either sign
+      case 1:
+        return is_signed ? uint64_t(1) << (bits - 1) : 0;  // min
+      case 2:
+        return is_signed ? mask >> 1 : mask;  // max
+      case 3:
+        return rng() % (bits + 3);  // a plausible shift amount
+      default:
+        return rng() & mask;
     }
   }
 };
@@ -243,8 +255,8 @@ TEST(FoldInt, RandomizedAgainstCArithmetic) {
   std::mt19937_64 rng(42);
   for (DType t : {D::Int8, D::Int16, D::Int32, D::Int64, D::UInt8, D::UInt16, D::UInt32, D::UInt64}) {
     const Reference ref{t};
-    for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::BitAnd, Op::BitOr, Op::BitXor, Op::Shl, Op::Shr,
-                  Op::Min, Op::Max, Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod}) {
+    for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::BitAnd, Op::BitOr, Op::BitXor, Op::Shl, Op::Shr, Op::Min, Op::Max,
+                  Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod}) {
       for (int n = 0; n < 3000; ++n) {
         const uint64_t a = ref.random(rng), bb = ref.random(rng);
         const std::optional<uint64_t> want = ref.apply(op, a, bb);
@@ -252,8 +264,7 @@ TEST(FoldInt, RandomizedAgainstCArithmetic) {
         ASSERT_EQ(got.has_value(), want.has_value())
             << dtype_name(t) << " " << op_info(op).name << " " << a << " " << bb;
         if (want) {
-          ASSERT_EQ(*got, c(ref.to_int(*want), t))
-              << dtype_name(t) << " " << op_info(op).name << " " << a << " " << bb;
+          ASSERT_EQ(*got, c(ref.to_int(*want), t)) << dtype_name(t) << " " << op_info(op).name << " " << a << " " << bb;
         }
       }
     }
@@ -330,10 +341,14 @@ TEST(FoldFloat, RandomizedAgainstHardware) {
     const Op op = std::vector<Op>{Op::Add, Op::Sub, Op::Mul, Op::Div}[rng() % 4];
     auto compute = [op](auto x, auto y) -> decltype(x) {
       switch (op) {
-        case Op::Add: return x + y;
-        case Op::Sub: return x - y;
-        case Op::Mul: return x * y;
-        default: return x / y;
+        case Op::Add:
+          return x + y;
+        case Op::Sub:
+          return x - y;
+        case Op::Mul:
+          return x * y;
+        default:
+          return x / y;
       }
     };
     {

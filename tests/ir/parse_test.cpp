@@ -50,8 +50,7 @@ Expr make(Op op, std::vector<Expr> args) {
 void expect_parse(std::string_view text, const Expr& expected, const Vars& vars = {}) {
   Result<Expr> got = parse(text, vars);
   ASSERT_TRUE(got.ok()) << text << ": " << got.error().describe();
-  EXPECT_EQ(*got, expected) << text << "\n  got      " << dump(*got) << "\n  expected "
-                            << dump(expected);
+  EXPECT_EQ(*got, expected) << text << "\n  got      " << dump(*got) << "\n  expected " << dump(expected);
 }
 
 const Expr x = var("x"), y = var("y"), z = var("z");
@@ -150,17 +149,13 @@ TEST(ParsePrecedence, EveryLevel) {
   expect_parse(
       "x | y ^ z & x << y + z * x",
       make(Op::BitOr,
-           {x,
-            make(Op::BitXor,
-                 {y, make(Op::BitAnd,
-                          {z, make(Op::Shl, {x, make(Op::Add, {y, make(Op::Mul, {z, x})})})})})}));
-  expect_parse("x * y + z << x & y ^ z | x",
-               make(Op::BitOr,
-                    {make(Op::BitXor,
-                          {make(Op::BitAnd,
-                                {make(Op::Shl, {make(Op::Add, {make(Op::Mul, {x, y}), z}), x}), y}),
-                           z}),
-                     x}));
+           {x, make(Op::BitXor,
+                    {y, make(Op::BitAnd, {z, make(Op::Shl, {x, make(Op::Add, {y, make(Op::Mul, {z, x})})})})})}));
+  expect_parse(
+      "x * y + z << x & y ^ z | x",
+      make(Op::BitOr,
+           {make(Op::BitXor, {make(Op::BitAnd, {make(Op::Shl, {make(Op::Add, {make(Op::Mul, {x, y}), z}), x}), y}), z}),
+            x}));
   // Comparisons are below |; not is below comparisons; and below not; or below and.
   expect_parse("x | y < z", make(Op::Lt, {make(Op::BitOr, {x, y}), z}));
   expect_parse("not x < y", make(Op::Not, {make(Op::Lt, {x, y})}));
@@ -173,10 +168,8 @@ TEST(ParsePrecedence, EveryLevel) {
 TEST(ParsePrecedence, ComparisonChainsMeanAnd) {
   expect_parse("x < y < z", make(Op::And, {make(Op::Lt, {x, y}), make(Op::Lt, {y, z})}));
   expect_parse("x < y <= z != 3",
-               make(Op::And, {make(Op::And, {make(Op::Lt, {x, y}), make(Op::Le, {y, z})}),
-                              make(Op::Ne, {z, num(3)})}));
-  expect_parse("0 <= x < 16",
-               make(Op::And, {make(Op::Le, {num(0), x}), make(Op::Lt, {x, num(16)})}));
+               make(Op::And, {make(Op::And, {make(Op::Lt, {x, y}), make(Op::Le, {y, z})}), make(Op::Ne, {z, num(3)})}));
+  expect_parse("0 <= x < 16", make(Op::And, {make(Op::Le, {num(0), x}), make(Op::Lt, {x, num(16)})}));
   // Parentheses break a chain.
   expect_parse("(x < y) == p", make(Op::Eq, {make(Op::Lt, {x, y}), p}), kBools);
 }
@@ -226,18 +219,14 @@ TEST(ParseTyping, IntegerLiteralTakesTheOperandsDtype) {
 TEST(ParseTyping, LiteralSubtreesTakeTheDtypeTheyMeet) {
   const Vars vars = {{"i", DType::Int32}, {"b", DType::Int8}, {"c", DType::Bool}};
   const Expr i = var("i", DType::Int32), b = var("b", DType::Int8), c = var("c", DType::Bool);
-  expect_parse("i + (3 + 4)",
-               make(Op::Add, {i, make(Op::Add, {num(3, DType::Int32), num(4, DType::Int32)})}),
-               vars);
+  expect_parse("i + (3 + 4)", make(Op::Add, {i, make(Op::Add, {num(3, DType::Int32), num(4, DType::Int32)})}), vars);
   expect_parse(
       "(1 + 4) * 2 < b",
-      make(Op::Lt, {make(Op::Mul, {make(Op::Add, {num(1, DType::Int8), num(4, DType::Int8)}),
-                                   num(2, DType::Int8)}),
-                    b}),
+      make(Op::Lt,
+           {make(Op::Mul, {make(Op::Add, {num(1, DType::Int8), num(4, DType::Int8)}), num(2, DType::Int8)}), b}),
       vars);
-  expect_parse(
-      "select(c, 1, 2) + i",
-      make(Op::Add, {make(Op::Select, {c, num(1, DType::Int32), num(2, DType::Int32)}), i}), vars);
+  expect_parse("select(c, 1, 2) + i",
+               make(Op::Add, {make(Op::Select, {c, num(1, DType::Int32), num(2, DType::Int32)}), i}), vars);
   expect_parse("-(3) + i", make(Op::Add, {make(Op::Neg, {num(3, DType::Int32)}), i}), vars);
 }
 
@@ -256,11 +245,9 @@ TEST(ParseTyping, LiteralsAloneTakeTheDefaults) {
 
 TEST(ParseTyping, ExplicitConstantFixesTheDtype) {
   expect_parse("const(127, INT8) + 1", make(Op::Add, {num(127, DType::Int8), num(1, DType::Int8)}));
-  expect_parse("2 * const(1.5, FP64)",
-               make(Op::Mul, {real(2.0, DType::FP64), real(1.5, DType::FP64)}));
-  expect_parse(
-      "cast(x + 1, INT32) - const(1, INT32)",
-      make(Op::Sub, {cast(make(Op::Add, {x, num(1)}), DType::Int32), num(1, DType::Int32)}));
+  expect_parse("2 * const(1.5, FP64)", make(Op::Mul, {real(2.0, DType::FP64), real(1.5, DType::FP64)}));
+  expect_parse("cast(x + 1, INT32) - const(1, INT32)",
+               make(Op::Sub, {cast(make(Op::Add, {x, num(1)}), DType::Int32), num(1, DType::Int32)}));
 }
 
 TEST(ParseTyping, LiteralsRoundToTheirDtype) {
@@ -279,14 +266,14 @@ TEST(ParseTyping, EveryDtypeAndOperation) {
     const std::string name(dtype_name(dtype));
     std::vector<std::string> good = {"a == b", "a != b", "select(c, a, b)", "cast(a, INDEX)"};
     if (is_integer(dtype) || is_float(dtype)) {
-      for (const char* e : {"a + b", "a - b", "a * b", "-a", "min(a, b)", "max(a, b)", "abs(a)",
-                            "a < b", "a <= b", "a > b", "a >= b"}) {
+      for (const char* e : {"a + b", "a - b", "a * b", "-a", "min(a, b)", "max(a, b)", "abs(a)", "a < b", "a <= b",
+                            "a > b", "a >= b"}) {
         good.push_back(e);
       }
     }
     if (is_integer(dtype)) {
-      for (const char* e : {"a // b", "a % b", "truncdiv(a, b)", "truncmod(a, b)", "a & b", "a | b",
-                            "a ^ b", "~a", "a << b", "a >> b"}) {
+      for (const char* e : {"a // b", "a % b", "truncdiv(a, b)", "truncmod(a, b)", "a & b", "a | b", "a ^ b", "~a",
+                            "a << b", "a >> b"}) {
         good.push_back(e);
       }
     }
@@ -347,94 +334,84 @@ class ParseErrors : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(ParseErrors, NamesTheColumnAndTheReason) {
   const BadCase& bad = GetParam();
-  const Vars vars = {{"i", DType::Int32},
-                     {"j", DType::Int64},
-                     {"f", DType::FP32},
-                     {"u", DType::UInt8},
-                     {"p", DType::Bool}};
+  const Vars vars = {
+      {"i", DType::Int32}, {"j", DType::Int64}, {"f", DType::FP32}, {"u", DType::UInt8}, {"p", DType::Bool}};
   Result<Expr> e = parse(bad.text, vars);
   ASSERT_FALSE(e.ok()) << bad.text << " parsed as " << dump(*e);
   EXPECT_EQ(e.error().column, bad.column) << bad.text << ": " << e.error().describe();
-  EXPECT_NE(e.error().message.find(bad.message), std::string::npos)
-      << bad.text << ": " << e.error().describe();
+  EXPECT_NE(e.error().message.find(bad.message), std::string::npos) << bad.text << ": " << e.error().describe();
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Syntax, ParseErrors,
-    ::testing::Values(BadCase{"", 1, "empty expression"}, BadCase{"   ", 1, "empty expression"},
-                      BadCase{"x + $", 5, "unexpected character '$'"},
-                      BadCase{"x + é", 5, "unexpected non-ASCII character"},
-                      BadCase{"(x + 1", 7, "expected ')' but found end of input"},
-                      BadCase{"min(x, 1", 9, "expected ',' or ')' but found end of input"},
-                      BadCase{"x + 1)", 6, "unmatched ')'"},
-                      BadCase{"x y", 3, "unexpected 'y' after the end of the expression"},
-                      BadCase{"x if p else y", 3, "use select"},
-                      BadCase{"x +", 4, "expected an expression but found end of input"},
-                      BadCase{"x + * y", 5, "expected an expression but found '*'"},
-                      BadCase{"x ** 2", 3, "'**' (power) is not supported"},
-                      BadCase{"x = 1", 3, "unexpected character '='"},
-                      BadCase{"x and", 6, "expected an expression"},
-                      BadCase{"x + not p", 5, "expected an expression but found 'not'"},
-                      BadCase{"lambda + 1", 1, "expected an expression but found 'lambda'"},
-                      BadCase{"3x", 1, "malformed number '3x'"},
-                      BadCase{"1e", 1, "malformed number '1e'"}, BadCase{"007", 1, "leading zeros"},
-                      BadCase{"1 + 999999999999999999999999999999999999999999", 5, "too large"},
-                      BadCase{"1e400", 1, "float literal 1e400 is out of range"}));
+    ::testing::Values(
+        BadCase{"", 1, "empty expression"}, BadCase{"   ", 1, "empty expression"},
+        BadCase{"x + $", 5, "unexpected character '$'"}, BadCase{"x + é", 5, "unexpected non-ASCII character"},
+        BadCase{"(x + 1", 7, "expected ')' but found end of input"},
+        BadCase{"min(x, 1", 9, "expected ',' or ')' but found end of input"}, BadCase{"x + 1)", 6, "unmatched ')'"},
+        BadCase{"x y", 3, "unexpected 'y' after the end of the expression"}, BadCase{"x if p else y", 3, "use select"},
+        BadCase{"x +", 4, "expected an expression but found end of input"},
+        BadCase{"x + * y", 5, "expected an expression but found '*'"},
+        BadCase{"x ** 2", 3, "'**' (power) is not supported"}, BadCase{"x = 1", 3, "unexpected character '='"},
+        BadCase{"x and", 6, "expected an expression"},
+        BadCase{"x + not p", 5, "expected an expression but found 'not'"},
+        BadCase{"lambda + 1", 1, "expected an expression but found 'lambda'"},
+        BadCase{"3x", 1, "malformed number '3x'"}, BadCase{"1e", 1, "malformed number '1e'"},
+        BadCase{"007", 1, "leading zeros"}, BadCase{"1 + 999999999999999999999999999999999999999999", 5, "too large"},
+        BadCase{"1e400", 1, "float literal 1e400 is out of range"}));
 
-INSTANTIATE_TEST_SUITE_P(
-    Calls, ParseErrors,
-    ::testing::Values(BadCase{"foo(x)", 1, "unknown function 'foo'"},
-                      BadCase{"x + pl.foo(1)", 5, "unknown function 'pl.foo'"},
-                      BadCase{"min(x)", 1, "'min' takes 2 arguments but got 1"},
-                      BadCase{"abs(x, y)", 1, "'abs' takes 1 argument but got 2"},
-                      BadCase{"select(p, x)", 1, "'select' takes 3 arguments but got 2"},
-                      BadCase{"max()", 1, "'max' takes 2 arguments but got 0"},
-                      BadCase{"cast(x, INT33)", 9, "unknown dtype 'INT33'"},
-                      BadCase{"cast(x, 3)", 9, "must be a dtype"},
-                      BadCase{"const(x, INT8)", 7, "must be a literal"},
-                      BadCase{"const(-nan, FP32)", 7, "must be a literal"},
-                      BadCase{"pl.x + 1", 1, "unknown name 'pl.x'"}));
+INSTANTIATE_TEST_SUITE_P(Calls, ParseErrors,
+                         ::testing::Values(BadCase{"foo(x)", 1, "unknown function 'foo'"},
+                                           BadCase{"x + pl.foo(1)", 5, "unknown function 'pl.foo'"},
+                                           BadCase{"min(x)", 1, "'min' takes 2 arguments but got 1"},
+                                           BadCase{"abs(x, y)", 1, "'abs' takes 1 argument but got 2"},
+                                           BadCase{"select(p, x)", 1, "'select' takes 3 arguments but got 2"},
+                                           BadCase{"max()", 1, "'max' takes 2 arguments but got 0"},
+                                           BadCase{"cast(x, INT33)", 9, "unknown dtype 'INT33'"},
+                                           BadCase{"cast(x, 3)", 9, "must be a dtype"},
+                                           BadCase{"const(x, INT8)", 7, "must be a literal"},
+                                           BadCase{"const(-nan, FP32)", 7, "must be a literal"},
+                                           BadCase{"pl.x + 1", 1, "unknown name 'pl.x'"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Types, ParseErrors,
-    ::testing::Values(
-        BadCase{"i + j", 3, "operands of '+' have different dtypes INT32 and INT64"},
-        BadCase{"i + (j + 1)", 3, "operands of '+' have different dtypes INT32 and INT64"},
-        BadCase{"min(i, x)", 1, "operands of 'min' have different dtypes INT32 and INDEX"},
-        BadCase{"select(p, i, f)", 1, "branches of 'select' have different dtypes INT32 and FP32"},
-        BadCase{"i < j", 3, "operands of '<' have different dtypes"},
-        BadCase{"i < i < j", 7, "operands of '<' have different dtypes INT32 and INT64"},
-        BadCase{"f // 2", 3, "'//' needs integer operands, got FP32"},
-        BadCase{"f % 2.0", 3, "'%' needs integer operands, got FP32"},
-        BadCase{"truncdiv(f, f)", 1, "'truncdiv' needs integer operands, got FP32"},
-        BadCase{"x / 2", 3, "'/' needs float operands, got INDEX"},
-        BadCase{"x + 1 / 2", 7, "'/' needs float operands, got INDEX"},
-        BadCase{"f & f", 3, "'&' needs integer operands, got FP32"},
-        BadCase{"~f", 1, "'~' needs integer operands, got FP32"},
-        BadCase{"p + p", 3, "'+' needs integer or float operands, got BOOL"},
-        BadCase{"-p", 1, "'-' needs integer or float operands, got BOOL"},
-        BadCase{"p < p", 3, "'<' needs integer or float operands, got BOOL"},
-        BadCase{"x and p", 3, "operand of 'and' must be BOOL, got INDEX"},
-        BadCase{"not x", 1, "operand of 'not' must be BOOL, got INDEX"},
-        BadCase{"select(x, 1, 2)", 1, "the condition of 'select' must be BOOL, got INDEX"},
-        BadCase{"not 1", 5, "integer literal 1 where BOOL is expected"},
-        BadCase{"p == 1", 6, "integer literal 1 where BOOL is expected"},
-        BadCase{"i + 1.5", 5, "float literal 1.5 where INT32 is expected"},
-        BadCase{"x + (1.5 + 2)", 6, "float literal 1.5 where INDEX is expected"},
-        BadCase{"const(1.5, INT32)", 7, "float literal 1.5 where INT32 is expected"},
-        BadCase{"u + 300", 5, "literal 300 is out of range of UINT8"},
-        BadCase{"u == -129", 6, "literal -129 is out of range of UINT8"},
-        BadCase{"const(256, INT8)", 7, "literal 256 is out of range of INT8"},
-        BadCase{"-(const(256, INT8))", 9, "literal 256 is out of range of INT8"},
-        BadCase{"const(2, BOOL)", 7, "literal 2 is out of range of BOOL"},
-        BadCase{"const(True, INT8)", 7, "True is not a value of INT8"},
-        BadCase{"const(1e39, FP32)", 7, "literal 1e39 is out of range of FP32"},
-        BadCase{"const(70000, FP16)", 7, "literal 70000 is out of range of FP16"},
-        BadCase{"True + 1", 6, "'+' needs integer or float operands, got BOOL"}));
+    ::testing::Values(BadCase{"i + j", 3, "operands of '+' have different dtypes INT32 and INT64"},
+                      BadCase{"i + (j + 1)", 3, "operands of '+' have different dtypes INT32 and INT64"},
+                      BadCase{"min(i, x)", 1, "operands of 'min' have different dtypes INT32 and INDEX"},
+                      BadCase{"select(p, i, f)", 1, "branches of 'select' have different dtypes INT32 and FP32"},
+                      BadCase{"i < j", 3, "operands of '<' have different dtypes"},
+                      BadCase{"i < i < j", 7, "operands of '<' have different dtypes INT32 and INT64"},
+                      BadCase{"f // 2", 3, "'//' needs integer operands, got FP32"},
+                      BadCase{"f % 2.0", 3, "'%' needs integer operands, got FP32"},
+                      BadCase{"truncdiv(f, f)", 1, "'truncdiv' needs integer operands, got FP32"},
+                      BadCase{"x / 2", 3, "'/' needs float operands, got INDEX"},
+                      BadCase{"x + 1 / 2", 7, "'/' needs float operands, got INDEX"},
+                      BadCase{"f & f", 3, "'&' needs integer operands, got FP32"},
+                      BadCase{"~f", 1, "'~' needs integer operands, got FP32"},
+                      BadCase{"p + p", 3, "'+' needs integer or float operands, got BOOL"},
+                      BadCase{"-p", 1, "'-' needs integer or float operands, got BOOL"},
+                      BadCase{"p < p", 3, "'<' needs integer or float operands, got BOOL"},
+                      BadCase{"x and p", 3, "operand of 'and' must be BOOL, got INDEX"},
+                      BadCase{"not x", 1, "operand of 'not' must be BOOL, got INDEX"},
+                      BadCase{"select(x, 1, 2)", 1, "the condition of 'select' must be BOOL, got INDEX"},
+                      BadCase{"not 1", 5, "integer literal 1 where BOOL is expected"},
+                      BadCase{"p == 1", 6, "integer literal 1 where BOOL is expected"},
+                      BadCase{"i + 1.5", 5, "float literal 1.5 where INT32 is expected"},
+                      BadCase{"x + (1.5 + 2)", 6, "float literal 1.5 where INDEX is expected"},
+                      BadCase{"const(1.5, INT32)", 7, "float literal 1.5 where INT32 is expected"},
+                      BadCase{"u + 300", 5, "literal 300 is out of range of UINT8"},
+                      BadCase{"u == -129", 6, "literal -129 is out of range of UINT8"},
+                      BadCase{"const(256, INT8)", 7, "literal 256 is out of range of INT8"},
+                      BadCase{"-(const(256, INT8))", 9, "literal 256 is out of range of INT8"},
+                      BadCase{"const(2, BOOL)", 7, "literal 2 is out of range of BOOL"},
+                      BadCase{"const(True, INT8)", 7, "True is not a value of INT8"},
+                      BadCase{"const(1e39, FP32)", 7, "literal 1e39 is out of range of FP32"},
+                      BadCase{"const(70000, FP16)", 7, "literal 70000 is out of range of FP16"},
+                      BadCase{"True + 1", 6, "'+' needs integer or float operands, got BOOL"}));
 
 TEST(ParseLimits, DeepNestingIsAnErrorNotACrash) {
-  for (const std::string& open : {std::string("("), std::string("-"), std::string("~"),
-                                  std::string("not "), std::string("abs(")}) {
+  for (const std::string& open :
+       {std::string("("), std::string("-"), std::string("~"), std::string("not "), std::string("abs(")}) {
     std::string text;
     for (int i = 0; i < 100000; ++i) text += open;
     text += "x";
@@ -463,10 +440,10 @@ TEST(ParseLimits, ReasonableDepthsParse) {
 
 // Random token soup must give a result or an error, never a crash or a hang.
 TEST(ParseLimits, RandomInputNeverCrashes) {
-  const std::vector<std::string> pieces = {
-      "x", "p",  "1",   "-",   "+",  "*",    "//",      "%",     "/",      "(",    ")",   ",",
-      "<", "==", "not", "and", "or", "min(", "select(", "cast(", "const(", "INT8", "1.5", "True",
-      "~", "&",  "<<",  " ",   "0x", "inf",  "pl.",     "$",     "e5",     "."};
+  const std::vector<std::string> pieces = {"x",       "p",     "1",      "-",    "+",   "*",    "//",  "%",  "/",
+                                           "(",       ")",     ",",      "<",    "==",  "not",  "and", "or", "min(",
+                                           "select(", "cast(", "const(", "INT8", "1.5", "True", "~",   "&",  "<<",
+                                           " ",       "0x",    "inf",    "pl.",  "$",   "e5",   "."};
   std::mt19937 rng(7);
   int parsed = 0;
   for (int n = 0; n < 20000; ++n) {

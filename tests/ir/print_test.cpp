@@ -54,10 +54,9 @@ void expect_round_trip(const Expr& e, const Vars& vars) {
   EXPECT_EQ(*back, e) << text << "\n  printed  " << dump(e) << "\n  parsed   " << dump(*back);
 }
 
-const Vars kVars = {{"p", DType::Bool},  {"q", DType::Bool},  {"r", DType::Bool},
-                    {"c", DType::Bool},  {"i", DType::Int32}, {"b", DType::Int8},
-                    {"f", DType::FP32},  {"d", DType::FP64},  {"h", DType::FP16},
-                    {"u", DType::UInt64}};
+const Vars kVars = {{"p", DType::Bool},  {"q", DType::Bool},  {"r", DType::Bool}, {"c", DType::Bool},
+                    {"i", DType::Int32}, {"b", DType::Int8},  {"f", DType::FP32}, {"d", DType::FP64},
+                    {"h", DType::FP16},  {"u", DType::UInt64}};
 
 // Text that is already in the printer's form prints back unchanged.
 class PrintCanonical : public ::testing::TestWithParam<std::string> {};
@@ -67,32 +66,30 @@ TEST_P(PrintCanonical, PrintsAsWritten) {
   EXPECT_EQ(print(parse_or_die(text, kVars)), text);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Parentheses, PrintCanonical,
-    ::testing::Values("(x + 0) * 1", "x - (y - z)", "x - y - z", "x // 4 // 8", "x // (4 // 8)",
-                      "x // 4 < 3", "x * 3 + x * 5", "(a * 8 + e) % 8", "-x * y", "-(x * y)",
-                      "-x // 4", "~x + 1", "~(x + 1)", "x | y ^ z & w << v + t * s",
-                      "((((x | y) ^ z) & w) << v) + t", "(x + y) * (z - w)", "x << 1 >> 2",
-                      "x << (1 >> 2)", "not (p or q)", "not not p", "not p and q", "p or q and r",
-                      "(p or q) and r", "p and (q and r)", "not x < y", "(not p) == q",
-                      "(a < e) == p", "(p == q) == r", "x < y and y < z", "select(p and q, x, y)",
-                      "select(x < 4, y, z)", "min(x, 0)", "max(-x, 0)", "abs(x - y)",
-                      "truncdiv(x, 4)", "truncmod(x + 1, 4)", "cast(x, INT64)",
-                      "cast(cast(x, INT8), INT64)", "(x + y) // 8 + -1"));
+INSTANTIATE_TEST_SUITE_P(Parentheses, PrintCanonical,
+                         ::testing::Values("(x + 0) * 1", "x - (y - z)", "x - y - z", "x // 4 // 8", "x // (4 // 8)",
+                                           "x // 4 < 3", "x * 3 + x * 5", "(a * 8 + e) % 8", "-x * y", "-(x * y)",
+                                           "-x // 4", "~x + 1", "~(x + 1)", "x | y ^ z & w << v + t * s",
+                                           "((((x | y) ^ z) & w) << v) + t", "(x + y) * (z - w)", "x << 1 >> 2",
+                                           "x << (1 >> 2)", "not (p or q)", "not not p", "not p and q", "p or q and r",
+                                           "(p or q) and r", "p and (q and r)", "not x < y", "(not p) == q",
+                                           "(a < e) == p", "(p == q) == r", "x < y and y < z", "select(p and q, x, y)",
+                                           "select(x < 4, y, z)", "min(x, 0)", "max(-x, 0)", "abs(x - y)",
+                                           "truncdiv(x, 4)", "truncmod(x + 1, 4)", "cast(x, INT64)",
+                                           "cast(cast(x, INT8), INT64)", "(x + y) // 8 + -1"));
 
-INSTANTIATE_TEST_SUITE_P(
-    Literals, PrintCanonical,
-    ::testing::Values("7", "-3", "x - -3", "-3 * x", "--3", "-(3)", "-(0.0)", "-0.0", "~-3", "-~3",
-                      "x + 7", "1.5", "0.1", "1e+20", "True", "False", "p == True",
-                      "select(c, True, False)", "i + 1", "1 + i", "i == -1", "f * 2.0", "f + 0.0",
-                      "f / 3.0", "h + 0.1", "d * 1e-300", "b + -128", "u == 18446744073709551615",
-                      "3 + 4", "1.5 + 2.0", "3 < 4", "const(-128, INT8)", "const(7, INT32)",
-                      "const(1.5, FP64)", "const(inf, FP32)", "const(-inf, FP64)",
-                      "const(nan, FP16)", "f * const(inf, FP32)", "const(3, INT8) + 4",
-                      "const(3, INT8) < 4", "select(c, const(1, INT32), 2)", "-const(3, INT32)",
-                      "min(const(1, INT8), 2) + 3", "cast(3, INT8)", "cast(const(3, INT32), INT8)",
-                      "cast(x + 1, INT32) - 1", "const(1.5, FP64) + 1.0", "1.0 / 2.0",
-                      "const(1.0, FP16) / 2.0", "170141183460469231731687303715884105727"));
+INSTANTIATE_TEST_SUITE_P(Literals, PrintCanonical,
+                         ::testing::Values("7", "-3", "x - -3", "-3 * x", "--3", "-(3)", "-(0.0)", "-0.0", "~-3", "-~3",
+                                           "x + 7", "1.5", "0.1", "1e+20", "True", "False", "p == True",
+                                           "select(c, True, False)", "i + 1", "1 + i", "i == -1", "f * 2.0", "f + 0.0",
+                                           "f / 3.0", "h + 0.1", "d * 1e-300", "b + -128", "u == 18446744073709551615",
+                                           "3 + 4", "1.5 + 2.0", "3 < 4", "const(-128, INT8)", "const(7, INT32)",
+                                           "const(1.5, FP64)", "const(inf, FP32)", "const(-inf, FP64)",
+                                           "const(nan, FP16)", "f * const(inf, FP32)", "const(3, INT8) + 4",
+                                           "const(3, INT8) < 4", "select(c, const(1, INT32), 2)", "-const(3, INT32)",
+                                           "min(const(1, INT8), 2) + 3", "cast(3, INT8)", "cast(const(3, INT32), INT8)",
+                                           "cast(x + 1, INT32) - 1", "const(1.5, FP64) + 1.0", "1.0 / 2.0",
+                                           "const(1.0, FP16) / 2.0", "170141183460469231731687303715884105727"));
 
 // Text in other spellings prints in the canonical one.
 TEST(PrintNormalises, Spellings) {
@@ -128,12 +125,9 @@ TEST(PrintTypedConstants, BuiltTrees) {
   const auto int8 = [](Int v) { return Expr::constant(Value::integer(DType::Int8, v)); };
   EXPECT_EQ(print(Expr::make(Op::Add, DType::Int8, {int8(3), int8(4)})), "const(3, INT8) + 4");
   EXPECT_EQ(print(Expr::make(Op::Neg, DType::Int8, {int8(3)})), "-const(3, INT8)");
-  EXPECT_EQ(
-      print(Expr::make(Op::Neg, DType::Index, {Expr::constant(Value::integer(DType::Index, 3))})),
-      "-(3)");
+  EXPECT_EQ(print(Expr::make(Op::Neg, DType::Index, {Expr::constant(Value::integer(DType::Index, 3))})), "-(3)");
   const Expr x8 = Expr::var("x", DType::Int8);
-  EXPECT_EQ(print(Expr::make(Op::Mul, DType::Int8,
-                             {Expr::make(Op::Add, DType::Int8, {int8(1), int8(2)}), x8})),
+  EXPECT_EQ(print(Expr::make(Op::Mul, DType::Int8, {Expr::make(Op::Add, DType::Int8, {int8(1), int8(2)}), x8})),
             "(1 + 2) * x");
   EXPECT_EQ(print(Expr::constant(Value::floating(DType::FP32, std::nan("")))), "const(nan, FP32)");
 }
@@ -155,8 +149,8 @@ class TreeGenerator {
       add({Op::Add, Op::Sub, Op::Mul, Op::Neg, Op::Min, Op::Max, Op::Abs});
     }
     if (is_integer(dtype)) {
-      add({Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::BitAnd, Op::BitOr,
-           Op::BitXor, Op::BitNot, Op::Shl, Op::Shr});
+      add({Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::BitAnd, Op::BitOr, Op::BitXor, Op::BitNot,
+           Op::Shl, Op::Shr});
     }
     if (is_float(dtype)) add({Op::Div});
     if (dtype == DType::Bool) {
@@ -165,9 +159,7 @@ class TreeGenerator {
     const Op op = ops[rng_() % ops.size()];
     if (op == Op::Cast) return Expr::make(Op::Cast, dtype, {tree(any_dtype(), depth - 1)});
     if (op == Op::Select) {
-      return Expr::make(
-          op, dtype,
-          {tree(DType::Bool, depth - 1), tree(dtype, depth - 1), tree(dtype, depth - 1)});
+      return Expr::make(op, dtype, {tree(DType::Bool, depth - 1), tree(dtype, depth - 1), tree(dtype, depth - 1)});
     }
     DType operand = dtype;
     if (op == Op::Eq || op == Op::Ne) operand = any_dtype();
@@ -187,8 +179,7 @@ class TreeGenerator {
   // Mostly constants: they are what the printer has to get right.
   Expr leaf(DType dtype) {
     if (chance(0.3)) {
-      const std::string name =
-          "v" + std::to_string(rng_() % 2) + "_" + std::to_string(static_cast<int>(dtype));
+      const std::string name = "v" + std::to_string(rng_() % 2) + "_" + std::to_string(static_cast<int>(dtype));
       vars_[name] = dtype;
       return Expr::var(name, dtype);
     }
@@ -275,13 +266,11 @@ TEST(PrintRoundTrip, EveryValueOfSmallDtypes) {
       const uint32_t fraction = bits & ((1u << fraction_bits) - 1);
       double magnitude;
       if (exponent == (1u << exponent_bits) - 1) {
-        magnitude = fraction ? std::numeric_limits<double>::quiet_NaN()
-                             : std::numeric_limits<double>::infinity();
+        magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
       } else if (exponent == 0) {
         magnitude = std::ldexp(double(fraction), 1 - bias - fraction_bits);
       } else {
-        magnitude = std::ldexp(double(fraction | (1u << fraction_bits)),
-                               int(exponent) - bias - fraction_bits);
+        magnitude = std::ldexp(double(fraction | (1u << fraction_bits)), int(exponent) - bias - fraction_bits);
       }
       const double v = (bits >> 15) ? -magnitude : magnitude;
       expect_round_trip(Expr::constant(Value::floating(dtype, v)), {});

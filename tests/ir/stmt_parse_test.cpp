@@ -249,7 +249,8 @@ TEST(StmtParse, ErrorsGiveLineColumnAndReason) {
             "line 2, column 1: a yield must be the last statement of a loop body or an if arm");
   EXPECT_EQ(error_of("x + 1\n"),
             "line 1, column 1: a statement must be an assignment, a call or a control-flow statement");
-  EXPECT_EQ(error_of("x = 'a'\n"), "line 1, column 5: a string stands only in a decorator's arguments (@costs(\"div-expensive\"))");
+  EXPECT_EQ(error_of("x = 'a'\n"),
+            "line 1, column 5: a string stands only in a decorator's arguments (@costs(\"div-expensive\"))");
   EXPECT_EQ(error_of("for i in range(0, 8):\n    x = i < 3 < f(i)\n"),
             "line 2, column 15: a comparison chain over calls is not supported; write the comparisons with 'and'");
 }

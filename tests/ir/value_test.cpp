@@ -98,9 +98,9 @@ TEST(ValueInteger, IntegerOfAFloatDtypeRoundsOnce) {
 // ---------------------------------------------------------------- float rounding
 
 TEST(ValueFloating, FP16Range) {
-  EXPECT_EQ(fp16(65504), 65504);            // largest finite
-  EXPECT_EQ(fp16(65519.99), 65504);         // below the overflow threshold
-  EXPECT_EQ(fp16(65520), kInf);             // the midpoint to 2^16 rounds to even: inf
+  EXPECT_EQ(fp16(65504), 65504);     // largest finite
+  EXPECT_EQ(fp16(65519.99), 65504);  // below the overflow threshold
+  EXPECT_EQ(fp16(65520), kInf);      // the midpoint to 2^16 rounds to even: inf
   EXPECT_EQ(fp16(-65520), -kInf);
   EXPECT_EQ(fp16(1e300), kInf);
 }
@@ -109,8 +109,8 @@ TEST(ValueFloating, FP16RoundsToNearestEven) {
   EXPECT_EQ(fp16(2049), 2048);  // tie between 2048 and 2050: even significand
   EXPECT_EQ(fp16(2051), 2052);  // tie between 2050 and 2052: even significand
   EXPECT_EQ(fp16(2050.5), 2050);
-  EXPECT_EQ(fp16(1 + std::ldexp(1, -11)), 1);                             // tie, down
-  EXPECT_EQ(fp16(1 + 3 * std::ldexp(1, -11)), 1 + std::ldexp(1, -9));    // tie, up
+  EXPECT_EQ(fp16(1 + std::ldexp(1, -11)), 1);                          // tie, down
+  EXPECT_EQ(fp16(1 + 3 * std::ldexp(1, -11)), 1 + std::ldexp(1, -9));  // tie, up
   EXPECT_EQ(fp16(0.1), 0.0999755859375);
 }
 
@@ -118,20 +118,20 @@ TEST(ValueFloating, FP16Subnormals) {
   const double tiny = std::ldexp(1, -24);  // smallest subnormal
   EXPECT_EQ(fp16(tiny), tiny);
   EXPECT_EQ(fp16(3 * tiny), 3 * tiny);
-  EXPECT_EQ(fp16(tiny / 2), 0.0);           // tie with 0: even is 0
+  EXPECT_EQ(fp16(tiny / 2), 0.0);  // tie with 0: even is 0
   EXPECT_EQ(fp16(tiny * 0.75), tiny);
-  EXPECT_EQ(fp16(tiny * 2.5), 2 * tiny);    // tie: even
-  EXPECT_TRUE(std::signbit(fp16(-tiny / 4)));  // underflow keeps the sign: -0.0
+  EXPECT_EQ(fp16(tiny * 2.5), 2 * tiny);                    // tie: even
+  EXPECT_TRUE(std::signbit(fp16(-tiny / 4)));               // underflow keeps the sign: -0.0
   EXPECT_EQ(fp16(std::ldexp(1, -14)), std::ldexp(1, -14));  // smallest normal
 }
 
 TEST(ValueFloating, BF16) {
-  EXPECT_EQ(bf16(1 + std::ldexp(1, -8)), 1);                           // tie, down
+  EXPECT_EQ(bf16(1 + std::ldexp(1, -8)), 1);                          // tie, down
   EXPECT_EQ(bf16(1 + 3 * std::ldexp(1, -8)), 1 + std::ldexp(1, -6));  // tie, up
   EXPECT_EQ(bf16(3.14159265), 3.140625);
   const double max = std::ldexp(255, 120);  // 0x7f7f
   EXPECT_EQ(bf16(max), max);
-  EXPECT_EQ(bf16(std::ldexp(511, 119)), kInf);  // midpoint above max: rounds to 2^128
+  EXPECT_EQ(bf16(std::ldexp(511, 119)), kInf);                // midpoint above max: rounds to 2^128
   EXPECT_EQ(bf16(std::ldexp(1, -133)), std::ldexp(1, -133));  // smallest subnormal
   EXPECT_EQ(bf16(std::ldexp(1, -134)), 0.0);
   EXPECT_EQ(bf16(std::ldexp(3, -135)), std::ldexp(1, -133));
@@ -297,7 +297,7 @@ TEST(ValueText, EveryFP16RoundTrips) {
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     const int exp = int((bits >> 10) & 0x1f);
     const int frac = int(bits & 0x3ff);
-    double mag = exp == 0 ? std::ldexp(frac, -24)
+    double mag = exp == 0    ? std::ldexp(frac, -24)
                  : exp == 31 ? (frac == 0 ? kInf : kNaN)
                              : std::ldexp(1024 + frac, exp - 25);
     const Value v = Value::floating(DType::FP16, bits & 0x8000 ? -mag : mag);

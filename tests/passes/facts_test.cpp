@@ -184,8 +184,8 @@ TEST(Facts, NotOfADisjunctionIsBothNegations) {
 }
 
 TEST(Facts, ConjunctsAndNegatedBooleansAreKnown) {
-  Facts facts = assuming({"p and not q", "not (r or s)"}, {{"p", DType::Bool}, {"q", DType::Bool},
-                                                           {"r", DType::Bool}, {"s", DType::Bool}});
+  Facts facts = assuming({"p and not q", "not (r or s)"},
+                         {{"p", DType::Bool}, {"q", DType::Bool}, {"r", DType::Bool}, {"s", DType::Bool}});
   // (A variable alone ties in cost with its constant and is kept; its users fold.)
   EXPECT_EQ(simplify_without_rules("select(p, 1, 2)", facts), "1");
   EXPECT_EQ(simplify_without_rules("select(q, 1, 2)", facts), "2");
@@ -206,7 +206,7 @@ TEST(Facts, FloatComparisonsAreNotNegatedNorChained) {
   std::map<std::string, DType> vars{{"a", DType::FP32}, {"b", DType::FP32}, {"c", DType::FP32}};
   Facts negated = assuming({"not (a < b)"}, vars);
   EXPECT_EQ(simplify_without_rules("a >= b", negated), "a >= b");  // a or b may be NaN
-  EXPECT_EQ(simplify_without_rules("a < b", negated), "False");     // the fact itself
+  EXPECT_EQ(simplify_without_rules("a < b", negated), "False");    // the fact itself
   EXPECT_NE(simplify_with_rules("a >= b", negated), "True");
   Facts chain = assuming({"a < b", "b < c"}, vars);
   EXPECT_EQ(simplify_without_rules("a < c", chain), "a < c");

@@ -1,12 +1,13 @@
 // Linear normal forms: like terms collect and cancel, quotients and remainders
 // of one numerator meet, comparisons move every term to its side. Each case is
 // an input and the normal form expected of it, in one of the three modes.
+#include "passes/linear_form.h"
+
 #include <gtest/gtest.h>
 
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/facts.h"
-#include "passes/linear_form.h"
 
 namespace eqsat {
 namespace {
@@ -31,24 +32,16 @@ TEST(LinearForm, LikeTermsCollectAndCancel) {
   EXPECT_EQ(normal("x - x"), "0");
 }
 
-TEST(LinearForm, AtomsAreNormalizedInside) {
-  EXPECT_EQ(normal("min(x + y - y, z) + 1"), "min(x, z) + 1");
-}
+TEST(LinearForm, AtomsAreNormalizedInside) { EXPECT_EQ(normal("min(x + y - y, z) + 1"), "min(x, z) + 1"); }
 
 TEST(LinearForm, FixedWidthCoefficientsWrap) {
   // 200 * x + 56 * x = 256 * x = 0 modulo 2^8
-  EXPECT_EQ(
-      normal("x * 200 + x * 56", LinearMode::Plain, {{"x", DType::UInt8}}),
-      "const(0, UINT8)");
-  EXPECT_EQ(normal("x * 100 + x * 100 + x * 100", LinearMode::Plain,
-                   {{"x", DType::Int8}}),
-            "x * 44");
+  EXPECT_EQ(normal("x * 200 + x * 56", LinearMode::Plain, {{"x", DType::UInt8}}), "const(0, UINT8)");
+  EXPECT_EQ(normal("x * 100 + x * 100 + x * 100", LinearMode::Plain, {{"x", DType::Int8}}), "x * 44");
 }
 
 TEST(LinearForm, FloatsAreLeftAlone) {
-  EXPECT_EQ(normal("x + y - y", LinearMode::Plain,
-                   {{"x", DType::FP32}, {"y", DType::FP32}}),
-            "x + y - y");
+  EXPECT_EQ(normal("x + y - y", LinearMode::Plain, {{"x", DType::FP32}, {"y", DType::FP32}}), "x + y - y");
 }
 
 TEST(LinearForm, DivisionByAConstantSplitsItsNumerator) {
@@ -60,8 +53,7 @@ TEST(LinearForm, DivisionByAConstantSplitsItsNumerator) {
 }
 
 TEST(LinearForm, QuotientsAndRemaindersMeet) {
-  EXPECT_EQ(normal("y + x // 8 * 4 + x // 2 % 4", LinearMode::DivForm),
-            "x // 2 + y");
+  EXPECT_EQ(normal("y + x // 8 * 4 + x // 2 % 4", LinearMode::DivForm), "x // 2 + y");
   EXPECT_EQ(normal("x - x // 8 * 8", LinearMode::ModForm), "x % 8");
   EXPECT_EQ(normal("x // 3 * 3 + y + x % 3", LinearMode::ModForm), "x + y");
 }
@@ -76,11 +68,9 @@ TEST(LinearForm, ComparisonsMoveTermsAcross) {
 
 TEST(LinearForm, FixedWidthOrderingsAreKept) {
   // x + 1 > x is False at INT32's maximum.
-  EXPECT_EQ(normal("x + 1 > x", LinearMode::Plain, {{"x", DType::Int32}}),
-            "x + 1 > x");
-  EXPECT_EQ(normal("x + 1 == x + 1", LinearMode::Plain, {{"x", DType::Int32}}),
-            "True");
+  EXPECT_EQ(normal("x + 1 > x", LinearMode::Plain, {{"x", DType::Int32}}), "x + 1 > x");
+  EXPECT_EQ(normal("x + 1 == x + 1", LinearMode::Plain, {{"x", DType::Int32}}), "True");
 }
 
-} // namespace
-} // namespace eqsat
+}  // namespace
+}  // namespace eqsat

@@ -24,7 +24,8 @@ TEST(BuiltinRules, EmbedsEveryRuleFileOfTheSourceTree) {
   std::vector<std::string> embedded;
   for (const EmbeddedRuleFile& file : embedded_rule_files()) embedded.emplace_back(file.name);
   std::vector<std::string> sources;
-  for (const std::string& path : source_rule_files()) sources.push_back(std::filesystem::path(path).filename().string());
+  for (const std::string& path : source_rule_files())
+    sources.push_back(std::filesystem::path(path).filename().string());
   EXPECT_EQ(embedded, sources);
 }
 

@@ -12,9 +12,9 @@ struct RuleExample {
   const char* rule;
   const char* input;
   const char* expected;
-  const char* vars = "";    // "x:INT32 p:BOOL"; unlisted names are INDEX
-  const char* bounds = "";  // "x:0:9 y:1:"
-  const char* assume = "";  // one assumed condition, e.g. "x <= y"
+  const char* vars = "";       // "x:INT32 p:BOOL"; unlisted names are INDEX
+  const char* bounds = "";     // "x:0:9 y:1:"
+  const char* assume = "";     // one assumed condition, e.g. "x <= y"
   const char* fast_math = "";  // the flags granted: "nsz,nnan"
 };
 
@@ -330,7 +330,8 @@ const RuleExample kExamples[] = {
     {"cast-roundtrip-int32-bool", "cast(cast(p, INT32), BOOL)", "p", "p:BOOL"},
     {"cast-chain-int16-int32", "cast(cast(x, INT16), INT32)", "cast(x, INT32)", "x:INT8"},
     {"cast-chain-uint16-int64", "cast(cast(x, UINT16), INT64)", "cast(x, INT64)", "x:UINT8"},
-    {"cast-select-const-int64", "cast(select(p, const(1, INT32), const(2, INT32)), INT64)", "select(p, const(1, INT64), 2)", "p:BOOL"},
+    {"cast-select-const-int64", "cast(select(p, const(1, INT32), const(2, INT32)), INT64)",
+     "select(p, const(1, INT64), 2)", "p:BOOL"},
     {"cast-select-const-int32", "cast(select(p, 3, 4), INT32)", "select(p, const(3, INT32), 4)", "p:BOOL"},
     {"and-mask-in-range", "x & 255", "x", "", "x:0:255"},
     {"shl-shr-lossless", "(x << 3) >> 3", "x", "", "x:0:255"},
@@ -387,8 +388,7 @@ TEST_P(RuleExampleTest, SimplifiesWithTheRuleAndNotWithoutIt) {
   // The rules act alone here: the linear normal forms (passes/linear_form.h) would
   // make many examples pass without their rule.
   const Expr with_rule = simplify_with(c, all, /*linear_forms=*/false);
-  EXPECT_TRUE(same_modulo_commutativity(with_rule, expected))
-      << describe(example) << "\n  got: " << print(with_rule);
+  EXPECT_TRUE(same_modulo_commutativity(with_rule, expected)) << describe(example) << "\n  got: " << print(with_rule);
 
   const Expr without_rule = simplify_with(c, all.without(example.rule), /*linear_forms=*/false);
   EXPECT_FALSE(same_modulo_commutativity(without_rule, expected))
@@ -453,8 +453,8 @@ TEST(Catalogue, EveryRuleHasAnExample) {
   std::set<std::string> covered;
   for (const RuleExample& example : kExamples) covered.insert(example.rule);
   for (const Rule& rule : builtin_rules().rules) {
-    EXPECT_TRUE(covered.count(rule.name)) << rule.file << ":" << rule.line << ": rule " << rule.name
-                                          << " has no example in kExamples";
+    EXPECT_TRUE(covered.count(rule.name))
+        << rule.file << ":" << rule.line << ": rule " << rule.name << " has no example in kExamples";
   }
 }
 

@@ -31,8 +31,8 @@ Case case_of(const nlohmann::json& row) {
 // Cases whose expected output is the input itself: every rewrite would be wrong (or
 // at least not simpler). The result must not be smaller than the input.
 bool is_trap(const std::string& id) {
-  static const char* kTraps[] = {"s-int32-wrap-kept", "s-fp-add-zero-kept", "s-fp-mul-zero-kept",
-                                 "s-fp-self-eq-kept", "s-clamp-kept",       "s-unsigned-param",
+  static const char* kTraps[] = {"s-int32-wrap-kept",  "s-fp-add-zero-kept", "s-fp-mul-zero-kept",
+                                 "s-fp-self-eq-kept",  "s-clamp-kept",       "s-unsigned-param",
                                  "s-cast-narrow-kept", "s-div-by-zero-kept", "s-extent-kept"};
   for (const char* trap : kTraps) {
     if (id == trap) return true;

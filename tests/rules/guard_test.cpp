@@ -7,7 +7,8 @@ namespace eqsat::testing {
 namespace {
 
 // The variables of a rule `x % c + y` in INDEX: x and y have intervals, c is a constant.
-const std::vector<PatternVar> kVars = {{"x", DType::Index, false}, {"c", DType::Index, true}, {"y", DType::Index, false}};
+const std::vector<PatternVar> kVars = {
+    {"x", DType::Index, false}, {"c", DType::Index, true}, {"y", DType::Index, false}};
 
 // A match: x in `x_interval`, c = `c`, y unbounded.
 class GuardEval : public ::testing::Test {
@@ -76,10 +77,11 @@ TEST(GuardCongruence, ModulusAndRemainderReadTheCongruenceAnalysis) {
   // x = i*8 + 6 (8k + 6), c = 4, y unbounded (nothing known: 1 and 0).
   EGraph egraph;
   Subst subst;
-  subst.push_back(egraph.add_expr(Expr::make(
-      Op::Add, DType::Index,
-      {Expr::make(Op::Mul, DType::Index, {Expr::var("i", DType::Index), Expr::constant(Value::integer(DType::Index, 8))}),
-       Expr::constant(Value::integer(DType::Index, 6))})));
+  subst.push_back(egraph.add_expr(
+      Expr::make(Op::Add, DType::Index,
+                 {Expr::make(Op::Mul, DType::Index,
+                             {Expr::var("i", DType::Index), Expr::constant(Value::integer(DType::Index, 8))}),
+                  Expr::constant(Value::integer(DType::Index, 6))})));
   subst.push_back(egraph.add_constant(Value::integer(DType::Index, 4)));
   subst.push_back(egraph.add_var("y", DType::Index));
   egraph.rebuild();

@@ -94,7 +94,8 @@ TEST(RuleFile, ScopeWordsExpandToDTypesInEnumOrder) {
   auto scope = [](const std::string& words) {
     std::vector<Rule> rules = parse_ok("r [" + words + "]: x == x => True\n");
     std::string names;
-    for (DType dtype : rules.at(0).dtypes) names += std::string(names.empty() ? "" : " ") + std::string(dtype_name(dtype));
+    for (DType dtype : rules.at(0).dtypes)
+      names += std::string(names.empty() ? "" : " ") + std::string(dtype_name(dtype));
     return names;
   };
   EXPECT_EQ(scope("index"), "INDEX");
@@ -169,7 +170,8 @@ TEST(RuleFileErrors, GuardUsesTheValueOfANonConstantVariable) {
 }
 
 TEST(RuleFileErrors, GuardSyntax) {
-  EXPECT_EQ(parse_error("r [index]: x % c => x  if c > \n"), "t.rules:1:30: expected a value, found the end of the guard");
+  EXPECT_EQ(parse_error("r [index]: x % c => x  if c > \n"),
+            "t.rules:1:30: expected a value, found the end of the guard");
   EXPECT_EQ(parse_error("r [index]: x % c => x  if c + 1\n"),
             "t.rules:1:27: a guard must be a condition (a comparison, and, or, not)");
   EXPECT_EQ(parse_error("r [index]: x % c => x  if\n"), "t.rules:1:24: empty guard after 'if'");
@@ -201,7 +203,8 @@ TEST(RuleFileErrors, EmptyScope) {
 TEST(RuleFileErrors, LeftSideIsABareVariableOrConstant) {
   EXPECT_EQ(parse_error("r [index]: x => x + 0\n"),
             "t.rules:1:12: the left side is a bare variable: a rule must match an operation");
-  EXPECT_EQ(parse_error("r [index]: 0 => x - x\n"), "t.rules:1:12: the left side is a bare constant: a rule must match an operation");
+  EXPECT_EQ(parse_error("r [index]: 0 => x - x\n"),
+            "t.rules:1:12: the left side is a bare constant: a rule must match an operation");
 }
 
 TEST(RuleFileErrors, HeaderShape) {

@@ -28,8 +28,12 @@ std::optional<Value> evaluate(const Pattern& pattern, const std::vector<Value>& 
   for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
     const PatternNode& node = pattern.nodes[i];
     switch (node.kind) {
-      case PatternNode::Kind::Var: at[i] = values[node.var]; break;
-      case PatternNode::Kind::Const: at[i] = node.value; break;
+      case PatternNode::Kind::Var:
+        at[i] = values[node.var];
+        break;
+      case PatternNode::Kind::Const:
+        at[i] = node.value;
+        break;
       case PatternNode::Kind::Op: {
         std::vector<Value> args;
         for (uint32_t child : node.children) {
@@ -67,12 +71,16 @@ class Sampler {
     if (dtype == DType::Index) {
       static const Int kSpecial[] = {0, 1, -1, 2, -2, 3, -3, 4, 7, 8, -8, 16, 100, -100};
       switch (pick(4)) {
-        case 0: return Value::integer(dtype, kSpecial[pick(std::size(kSpecial))]);
-        case 1: return Value::integer(dtype, Int(pick(41)) - 20);
+        case 0:
+          return Value::integer(dtype, kSpecial[pick(std::size(kSpecial))]);
+        case 1:
+          return Value::integer(dtype, Int(pick(41)) - 20);
         // Up to 2^44: products of three stay below the folder's INDEX limit (2^100),
         // beyond which it leaves an expression unfolded, as if undefined.
-        case 2: return Value::integer(dtype, Int(int64_t(rng_()) >> (19 + pick(45))));
-        default: return Value::integer(dtype, Int(pick(17)) - 8);
+        case 2:
+          return Value::integer(dtype, Int(int64_t(rng_()) >> (19 + pick(45))));
+        default:
+          return Value::integer(dtype, Int(pick(17)) - 8);
       }
     }
     switch (pick(4)) {
@@ -80,8 +88,10 @@ class Sampler {
         const Int edges[] = {dtype_min(dtype), dtype_max(dtype), dtype_min(dtype) + 1, dtype_max(dtype) - 1, 0};
         return Value::integer(dtype, edges[pick(std::size(edges))]);
       }
-      case 1: return Value::integer(dtype, Int(int64_t(rng_())));
-      default: return Value::integer(dtype, Int(pick(33)) - 16);
+      case 1:
+        return Value::integer(dtype, Int(int64_t(rng_())));
+      default:
+        return Value::integer(dtype, Int(pick(33)) - 16);
     }
   }
 
@@ -89,9 +99,12 @@ class Sampler {
   Interval interval_around(const Value& v) {
     auto width = [&]() -> std::optional<Int> {
       switch (pick(4)) {
-        case 0: return std::nullopt;
-        case 1: return Int(0);
-        default: return Int(pick(20));
+        case 0:
+          return std::nullopt;
+        case 1:
+          return Int(0);
+        default:
+          return Int(pick(20));
       }
     };
     Interval interval;
@@ -108,12 +121,14 @@ class Sampler {
     const double inf = std::numeric_limits<double>::infinity();
     static const double kSpecial[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -3.0, 1e30, -1e-30, 65504.0};
     switch (pick(4)) {
-      case 0: return Value::floating(dtype, kSpecial[pick(std::size(kSpecial))]);
+      case 0:
+        return Value::floating(dtype, kSpecial[pick(std::size(kSpecial))]);
       case 1: {
         const double odd[] = {inf, -inf, std::numeric_limits<double>::quiet_NaN()};
         return Value::floating(dtype, odd[pick(3)]);
       }
-      default: return Value::floating(dtype, std::ldexp(double(int64_t(pick(2001)) - 1000), int(pick(40)) - 20));
+      default:
+        return Value::floating(dtype, std::ldexp(double(int64_t(pick(2001)) - 1000), int(pick(40)) - 20));
     }
   }
 

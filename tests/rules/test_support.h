@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <string_view>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

@@ -97,12 +97,11 @@ const std::vector<BadLine> kBadLines = {
     {R"~({"id": "v1", "vars": {"x": "INT7"}, "input": "x"})~", "vars: unknown dtype 'INT7' for 'x'", true},
     {R"~({"id": "v2", "vars": {"x": 32}, "input": "x"})~", "vars: the dtype of 'x' must be a string", true},
     {R"~({"id": "v3", "vars": ["x"], "input": "x"})~", "vars: expected an object", true},
-    {R"~({"id": "b1", "bounds": {"x": [0]}, "input": "x"})~",
-     "bounds: 'x' must be [lo, hi] with integers or null", true},
+    {R"~({"id": "b1", "bounds": {"x": [0]}, "input": "x"})~", "bounds: 'x' must be [lo, hi] with integers or null",
+     true},
     {R"~({"id": "b2", "bounds": {"x": [0, 7.5]}, "input": "x"})~", "bounds: 'x' must be [lo, hi]", true},
     {R"~({"id": "b3", "bounds": {"x": "0:7"}, "input": "x"})~", "bounds: 'x' must be [lo, hi]", true},
-    {R"~({"id": "b4", "bounds": {"x": [7, 0]}, "input": "x"})~", "bounds: 'x' has an empty range: 7 > 0",
-     true},
+    {R"~({"id": "b4", "bounds": {"x": [7, 0]}, "input": "x"})~", "bounds: 'x' has an empty range: 7 > 0", true},
     {R"~({"id": "b5", "vars": {"f": "FP32"}, "bounds": {"f": [0, 1]}, "input": "f"})~",
      "bounds: 'f' is FP32; bounds apply to integer variables only", true},
     {R"~({"id": "u1", "input": "foo(x) + 1"})~", "input: column 1: ", true},
@@ -110,11 +109,9 @@ const std::vector<BadLine> kBadLines = {
     {R"~({"id": "s1", "input": "(x + 1"})~", "input: column 7: ", true},
     {R"~({"id": "s2", "input": "x + * 2"})~", "input: column 5: ", true},
     {R"~({"id": "t1", "vars": {"p": "BOOL"}, "input": "p + 1"})~", "input: column 3: ", true},
-    {R"~({"id": "a1", "assume": ["x + 1"], "input": "x"})~",
-     "assume[0]: expected a BOOL condition, got INDEX", true},
+    {R"~({"id": "a1", "assume": ["x + 1"], "input": "x"})~", "assume[0]: expected a BOOL condition, got INDEX", true},
     {R"~({"id": "a2", "assume": ["x > 0", "x <"], "input": "x"})~", "assume[1]: column 4: ", true},
-    {R"~({"id": "a3", "assume": "x > 0", "input": "x"})~", "assume: expected a list of BOOL expressions",
-     true},
+    {R"~({"id": "a3", "assume": "x > 0", "input": "x"})~", "assume: expected a list of BOOL expressions", true},
     {R"~({"id": "a4", "assume": [3], "input": "x"})~", "assume[0]: expected a string", true},
 };
 
@@ -176,8 +173,7 @@ TEST(Batch, PassesEveryOtherFieldThroughInOrder) {
 
 TEST(Batch, ResultsOfAnEarlierRunAreReplaced) {
   // Re-running a batch on its own output gives the same shape, not stale members.
-  const std::string line =
-      R"~({"id": "r", "input": "x + 0", "output": "stale", "error": "stale", "cost": 99})~";
+  const std::string line = R"~({"id": "r", "input": "x + 0", "output": "stale", "error": "stale", "cost": 99})~";
   ToolRun run = run_eqsat({"batch", "-"}, line + "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out, R"~({"id": "r", "input": "x + 0", "output": "x", "cost": 1})~"
@@ -298,11 +294,10 @@ TEST(Batch, RulesFromAFileRunOnlyWhenALockProvesThem) {
 
   const std::string lock = prove_into_lock(dir, rules);
   ToolRun accepted = run_eqsat({"batch", "-", "--rules", rules, "--rule-lock", lock}, R"~({"input": "x + 0"})~"
-                                                                                     "\n");
+                                                                                      "\n");
   EXPECT_EQ(accepted.status, 0) << accepted.err;
-  ToolRun developing = run_eqsat({"batch", "-", "--rules", rules, "--allow-unproved-rules"},
-                                 R"~({"input": "x + 0"})~"
-                                 "\n");
+  ToolRun developing = run_eqsat({"batch", "-", "--rules", rules, "--allow-unproved-rules"}, R"~({"input": "x + 0"})~"
+                                                                                             "\n");
   EXPECT_EQ(developing.status, 0) << developing.err;
 }
 
@@ -311,9 +306,9 @@ TEST(Batch, RulesReplaceTheCatalogue) {
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
   const std::string lock = prove_into_lock(dir, rules);
   ToolRun run = run_eqsat({"batch", "-", "--rules", rules, "--rule-lock", lock}, R"~({"input": "x + 0"})~"
-                                                            "\n"
-                                                            R"~({"input": "x * 1"})~"
-                                                            "\n");
+                                                                                 "\n"
+                                                                                 R"~({"input": "x * 1"})~"
+                                                                                 "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);
   ASSERT_EQ(got.size(), 2u);
@@ -324,9 +319,9 @@ TEST(Batch, RulesReplaceTheCatalogue) {
 TEST(Batch, AddRulesExtendTheCatalogue) {
   TempDir dir;
   const std::string rules = dir.write("add-zero.rules", kAddZeroRule);
-  ToolRun run = run_eqsat({"batch", "-", "--add-rules", rules, "--allow-unproved-rules"},
-                          R"~({"input": "(x + 0) * 1"})~"
-                                                                "\n");
+  ToolRun run =
+      run_eqsat({"batch", "-", "--add-rules", rules, "--allow-unproved-rules"}, R"~({"input": "(x + 0) * 1"})~"
+                                                                                "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(json_lines(run.out).at(0)["output"], "x");
 

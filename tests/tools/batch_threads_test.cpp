@@ -44,8 +44,8 @@ TEST(BatchThreads, VerifyMessagesComeInLineOrder) {
   for (int i = 0; i < 100; ++i) {
     input += R"~({"id": "w)~" + std::to_string(i) + R"~(", "vars": {"x": "INT32"}, "input": "x + 1 > x"})~" + "\n";
   }
-  ToolRun run = run_eqsat({"batch", "-", "--threads", "2", "--verify", "--rules", wrong, "--allow-unproved-rules"},
-                          input);
+  ToolRun run =
+      run_eqsat({"batch", "-", "--threads", "2", "--verify", "--rules", wrong, "--allow-unproved-rules"}, input);
   EXPECT_EQ(run.status, 1);
   const std::vector<std::string> messages = lines_of(run.err);
   ASSERT_EQ(messages.size(), 100u);

@@ -43,8 +43,7 @@ TEST(RunCase, ErrorsNameTheMember) {
   EXPECT_EQ(run(R"~({"vars": {"x": "INT7"}, "input": "x"})~")["error"], "vars: unknown dtype 'INT7' for 'x'");
   EXPECT_EQ(run(R"~({"bounds": {"x": [0, "7"]}, "input": "x"})~")["error"],
             "bounds: 'x' must be [lo, hi] with integers or null");
-  EXPECT_EQ(run(R"~({"assume": ["x"], "input": "x"})~")["error"],
-            "assume[0]: expected a BOOL condition, got INDEX");
+  EXPECT_EQ(run(R"~({"assume": ["x"], "input": "x"})~")["error"], "assume[0]: expected a BOOL condition, got INDEX");
   // The assumption is typed under the declarations.
   EXPECT_FALSE(run(R"~({"vars": {"p": "BOOL"}, "assume": ["p"], "input": "p"})~").contains("error"));
 }
@@ -56,8 +55,8 @@ TEST(RunBatchLine, LinesThatAreNotCases) {
   EXPECT_EQ(run_batch_line("null", 6, s), R"~({"error": "line 6: expected a JSON object, got null"})~");
   const std::string invalid = run_batch_line("{\"input\": \"x\"", 7, s);
   EXPECT_EQ(invalid.rfind(R"~({"error": "line 7: invalid JSON: column )~", 0), 0u) << invalid;
-  const std::string deep = run_batch_line(
-      R"~({"input": "x", "deep": )~" + std::string(5000, '[') + std::string(5000, ']') + "}", 8, s);
+  const std::string deep =
+      run_batch_line(R"~({"input": "x", "deep": )~" + std::string(5000, '[') + std::string(5000, ']') + "}", 8, s);
   EXPECT_EQ(deep, R"~({"error": "line 8: JSON nested more than 100 levels deep"})~");
 }
 
@@ -69,8 +68,8 @@ TEST(RunBatchLine, InvalidUtf8NeverBreaksTheOutput) {
 }
 
 TEST(FormatJson, SpecLayout) {
-  Json value = Json::parse(
-      R"~({"id": "a1", "bounds": {"i": [0, null], "j": []}, "empty": {}, "s": "q\"\u00e9", "n": -1.5})~");
+  Json value =
+      Json::parse(R"~({"id": "a1", "bounds": {"i": [0, null], "j": []}, "empty": {}, "s": "q\"\u00e9", "n": -1.5})~");
   EXPECT_EQ(format_json(value),
             R"~({"id": "a1", "bounds": {"i": [0, null], "j": []}, "empty": {}, "s": "q\"é", "n": -1.5})~");
 }
@@ -92,8 +91,8 @@ TEST(FactsFromFlags, ParsesEveryForm) {
 }
 
 TEST(FactsFromJson, MatchesTheFlags) {
-  Result<Facts> from_json = facts_from_json(Json::parse(
-      R"~({"vars": {"x": "INT32"}, "bounds": {"i": [0, 7], "n": [1, null]}, "assume": ["i < n"]})~"));
+  Result<Facts> from_json = facts_from_json(
+      Json::parse(R"~({"vars": {"x": "INT32"}, "bounds": {"i": [0, 7], "n": [1, null]}, "assume": ["i < n"]})~"));
   FactFlags flags;
   flags.vars = {"x:INT32"};
   flags.bounds = {"i=0:7", "n=1:"};

@@ -14,8 +14,8 @@ TEST(Cli, HelpOnTheToolAndEveryCommand) {
 
   run = run_eqsat({"batch", "--help"});
   EXPECT_EQ(run.status, 0);
-  for (const char* flag : {"--output", "--costs", "--rules", "--add-rules", "--iter-limit", "--node-limit",
-                           "--time-limit", "--report"}) {
+  for (const char* flag :
+       {"--output", "--costs", "--rules", "--add-rules", "--iter-limit", "--node-limit", "--time-limit", "--report"}) {
     EXPECT_TRUE(Contains(run.out, flag));
   }
 

@@ -67,9 +67,7 @@ TEST(Corpus, ExternalCorporaHaveNoErrors) {
   EXPECT_GT(files, 0);
 }
 
-TEST(Corpus, BundledExampleHasNoErrors) {
-  expect_batch_without_errors(EQSAT_SOURCE_DIR "/examples/index_arith.jsonl");
-}
+TEST(Corpus, BundledExampleHasNoErrors) { expect_batch_without_errors(EQSAT_SOURCE_DIR "/examples/index_arith.jsonl"); }
 
 }  // namespace
 }  // namespace eqsat::testing

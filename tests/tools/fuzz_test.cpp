@@ -2,6 +2,8 @@
 // failure, that it finds the bugs of deliberately wrong rules, and that the built-in
 // catalogue passes a fixed-seed run. (CI runs the long fixed-seed run through
 // `eqsat fuzz`, scripts/test.sh; this is the short one.)
+#include "tools/fuzz.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,7 +12,6 @@
 #include "ir/print.h"
 #include "tests/tools/run_eqsat.h"
 #include "tools/facts_input.h"
-#include "tools/fuzz.h"
 #include "verify/minimize.h"
 #include "verify/random_case.h"
 
@@ -77,8 +78,8 @@ TEST(RandomCase, CoversEveryDtypeFamilyAndOperation) {
   }
   EXPECT_TRUE(bounded);
   EXPECT_TRUE(assumed);
-  for (DType dtype : {DType::Index, DType::Bool, DType::Int8, DType::Int32, DType::Int64, DType::UInt8,
-                      DType::UInt64, DType::FP16, DType::BF16, DType::FP32, DType::FP64}) {
+  for (DType dtype : {DType::Index, DType::Bool, DType::Int8, DType::Int32, DType::Int64, DType::UInt8, DType::UInt64,
+                      DType::FP16, DType::BF16, DType::FP32, DType::FP64}) {
     EXPECT_TRUE(roots.count(dtype)) << dtype_name(dtype);
   }
   for (int op = 0; op < kNumOps; ++op) EXPECT_TRUE(ops.count(static_cast<Op>(op))) << op_info(static_cast<Op>(op)).name;
@@ -138,9 +139,9 @@ TEST(Fuzz, FindsAWrongRuleAndPrintsAMinimalReproducer) {
   Result<Expr> input = cli::parse_under(*facts, line["input"].get<std::string>(), "input");
   ASSERT_TRUE(input.ok());
   EXPECT_LE(input->tree_size(), 5u) << failure.reproducer << "\nfrom " << failure.original;
-  ToolRun rerun = run_eqsat({"batch", "-", "--verify", "--rules", EQSAT_SOURCE_DIR "/tests/verify/wrong.rules",
-                             "--allow-unproved-rules"},
-                            failure.reproducer + "\n");
+  ToolRun rerun = run_eqsat(
+      {"batch", "-", "--verify", "--rules", EQSAT_SOURCE_DIR "/tests/verify/wrong.rules", "--allow-unproved-rules"},
+      failure.reproducer + "\n");
   EXPECT_EQ(rerun.status, 1) << rerun.out;
   EXPECT_TRUE(Contains(rerun.out, "\"error\": \"verify: the output "));
 }

@@ -67,8 +67,8 @@ inline ToolRun run_eqsat(const std::vector<std::string>& args, const std::string
   TempDir dir;
   std::string command = shell_quote(EQSAT_BINARY);
   for (const std::string& arg : args) command += " " + shell_quote(arg);
-  command += " < " + shell_quote(dir.write("stdin", stdin_text)) + " > " + shell_quote(dir.path("stdout")) +
-             " 2> " + shell_quote(dir.path("stderr"));
+  command += " < " + shell_quote(dir.write("stdin", stdin_text)) + " > " + shell_quote(dir.path("stdout")) + " 2> " +
+             shell_quote(dir.path("stderr"));
   const int raw = std::system(command.c_str());
   ToolRun run;
   run.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

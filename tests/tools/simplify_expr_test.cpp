@@ -20,9 +20,8 @@ TEST(SimplifyExpr, VarDeclaresDtypes) {
   EXPECT_EQ(run_eqsat({"simplify-expr", "--var", "x:FP32", "x + 0.0"}).out, "x + 0.0\n");
   EXPECT_EQ(run_eqsat({"simplify-expr", "--var", "x:FP32", "x * 1.0"}).out, "x\n");
   EXPECT_NE(run_eqsat({"simplify-expr", "--var", "x:INT32", "x + 1 > x"}).out, "True\n");  // INT32 wraps
-  EXPECT_EQ(run_eqsat({"simplify-expr", "x + 1 > x"}).out, "True\n");  // INDEX never wraps
-  EXPECT_EQ(run_eqsat({"simplify-expr", "--var", "p:pl.BOOL", "--var", "q:BOOL", "p or not p"}).out,
-            "True\n");
+  EXPECT_EQ(run_eqsat({"simplify-expr", "x + 1 > x"}).out, "True\n");                      // INDEX never wraps
+  EXPECT_EQ(run_eqsat({"simplify-expr", "--var", "p:pl.BOOL", "--var", "q:BOOL", "p or not p"}).out, "True\n");
 }
 
 TEST(SimplifyExpr, BoundsClosedAndOpen) {
@@ -92,8 +91,7 @@ TEST(SimplifyExpr, BadInputNamesTheFlagAndPosition) {
       {{"--var", "x:INT7", "x"}, "eqsat: error: --var 'x:INT7': unknown dtype 'INT7' for 'x'"},
       {{"--var", "x", "x"}, "eqsat: error: --var 'x': expected NAME:DTYPE"},
       {{"--var", ":INT32", "x"}, "eqsat: error: --var ':INT32': empty variable name"},
-      {{"--var", "x:INT32", "--var", "x:INT8", "x"},
-       "eqsat: error: --var 'x:INT8': 'x' is already declared INT32"},
+      {{"--var", "x:INT32", "--var", "x:INT8", "x"}, "eqsat: error: --var 'x:INT8': 'x' is already declared INT32"},
       {{"--bound", "n", "n"}, "eqsat: error: --bound 'n': expected NAME=LO:HI"},
       {{"--bound", "n=0", "n"}, "eqsat: error: --bound 'n=0': expected NAME=LO:HI"},
       {{"--bound", "n=a:3", "n"}, "eqsat: error: --bound 'n=a:3': LO 'a' is not an integer"},

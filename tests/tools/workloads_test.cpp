@@ -4,6 +4,8 @@
 // e-class counts the spec gives and find exactly its number of matches, and saturated
 // `sum n` must have 2^n - 1 classes and 3^n - 2^(n+1) + 1 + n nodes. Any engine that
 // implements e-graphs correctly goes through these numbers.
+#include "tools/workloads.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,7 +15,6 @@
 #include "ir/parse.h"
 #include "tests/tools/run_eqsat.h"
 #include "tools/engine.h"
-#include "tools/workloads.h"
 
 namespace eqsat::testing {
 namespace {
@@ -156,8 +157,8 @@ TEST(Workloads, IterationLimitStopsPos4) {
 }
 
 TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
-  ToolRun run = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--scheduler", "simple",
-                           "--node-limit", "500000", "--iter-limit", "30", "--report", "--workload", "pos 3",
+  ToolRun run = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--scheduler", "simple", "--node-limit",
+                           "500000", "--iter-limit", "30", "--report", "--workload", "pos 3",
                            // No time limit: a sanitizer build takes longer than the default 5 s.
                            "--time-limit", "3600"});
   ASSERT_EQ(run.status, 0) << run.err;

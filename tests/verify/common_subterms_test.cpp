@@ -1,11 +1,12 @@
 // Shared subterms abstracted before translation validation (verify/common_subterms.h):
 // what is abstracted, what is not, and that the check stays exact when abstracting
 // loses the information a proof needs.
+#include "verify/common_subterms.h"
+
 #include <gtest/gtest.h>
 
 #include "ir/parse.h"
 #include "ir/print.h"
-#include "verify/common_subterms.h"
 #include "verify/equivalence.h"
 
 namespace eqsat::verify {

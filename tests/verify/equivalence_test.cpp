@@ -1,9 +1,10 @@
 // Translation validation: an output equal to its input under the facts is accepted; a
 // wrong one is refuted with the values that show it.
+#include "verify/equivalence.h"
+
 #include <gtest/gtest.h>
 
 #include "ir/parse.h"
-#include "verify/equivalence.h"
 
 namespace eqsat::verify {
 namespace {

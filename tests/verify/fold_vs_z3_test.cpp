@@ -15,9 +15,9 @@
 namespace eqsat::verify {
 namespace {
 
-constexpr DType kAll[] = {DType::Index, DType::Bool,   DType::Int8,   DType::Int16, DType::Int32,
-                          DType::Int64, DType::UInt8,  DType::UInt16, DType::UInt32, DType::UInt64,
-                          DType::FP16,  DType::BF16,   DType::FP32,   DType::FP64};
+constexpr DType kAll[] = {DType::Index, DType::Bool,  DType::Int8,   DType::Int16,  DType::Int32,
+                          DType::Int64, DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64,
+                          DType::FP16,  DType::BF16,  DType::FP32,   DType::FP64};
 
 std::vector<Value> samples(DType t, std::mt19937_64& rng) {
   std::vector<Value> out;
@@ -121,8 +121,8 @@ class FoldVsZ3 : public ::testing::Test {
 };
 
 TEST_F(FoldVsZ3, ArithmeticAndBitwise) {
-  const Op binary[] = {Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod,
-                       Op::Min, Op::Max, Op::BitAnd, Op::BitOr, Op::BitXor, Op::Div};
+  const Op binary[] = {Op::Add, Op::Sub, Op::Mul,    Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod,
+                       Op::Min, Op::Max, Op::BitAnd, Op::BitOr,    Op::BitXor,   Op::Div};
   for (DType t : kAll) {
     if (t == DType::Bool) continue;
     const std::vector<Value> vs = samples(t, rng_);

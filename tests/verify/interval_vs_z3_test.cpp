@@ -23,7 +23,9 @@ class IntervalVsZ3 : public ::testing::Test {
     const unsigned bits = v.get_sort().bv_size();
     const bool is_signed = t == DType::Index || is_signed_int(t);
     auto le = [&](const z3::expr& a, const z3::expr& b) { return is_signed ? z3::sle(a, b) : z3::ule(a, b); };
-    auto constant = [&](Int c) { return sem_.constant(Value::integer(t == DType::Index ? DType::Index : t, c), scratch_); };
+    auto constant = [&](Int c) {
+      return sem_.constant(Value::integer(t == DType::Index ? DType::Index : t, c), scratch_);
+    };
     (void)bits;
     z3::expr r = ctx_.bool_val(true);
     if (iv.lo && *iv.lo > min_of(t)) r = *iv.lo > max_of(t) ? ctx_.bool_val(false) : r && le(constant(*iv.lo), v);
@@ -78,7 +80,8 @@ class IntervalVsZ3 : public ::testing::Test {
   }
 
   z3::context ctx_;
-  Semantics sem_{ctx_, IndexModel::BitVector, 32};  // INDEX as 32 bits whose results fit: exact, and bit operations work
+  Semantics sem_{ctx_, IndexModel::BitVector,
+                 32};  // INDEX as 32 bits whose results fit: exact, and bit operations work
   Conditions scratch_{ctx_};
   std::mt19937_64 rng_{2024};
   int counter_ = 0;
@@ -90,8 +93,8 @@ constexpr int kTrials = 12;
 
 TEST_F(IntervalVsZ3, ArithmeticBitwiseAndShifts) {
   for (DType t : kIntegers) {
-    for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::Min,
-                  Op::Max, Op::BitAnd, Op::BitOr, Op::BitXor, Op::Shl, Op::Shr}) {
+    for (Op op : {Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::TruncDiv, Op::TruncMod, Op::Min, Op::Max,
+                  Op::BitAnd, Op::BitOr, Op::BitXor, Op::Shl, Op::Shr}) {
       for (int i = 0; i < kTrials; ++i) check(op, t, {t, t});
     }
     for (Op op : {Op::Neg, Op::Abs, Op::BitNot}) {

@@ -18,78 +18,62 @@ namespace {
 using Status = EquivalenceResult::Status;
 
 class RandomTree {
-public:
+ public:
   RandomTree(DType t, uint64_t seed) : t_(t), rng_(seed) {}
 
   Expr integer(int depth) {
     const int pick = pick_in(0, depth <= 0 ? 1 : 9);
     switch (pick) {
-    case 0:
-      return Expr::var(std::string(1, "xyz"[pick_in(0, 2)]), t_);
-    case 1:
-      return Expr::constant(Value::integer(t_, pick_in(-9, 9)));
-    case 2:
-    case 3:
-      return binary(Op::Add, depth);
-    case 4:
-      return binary(Op::Sub, depth);
-    case 5:
-    case 6:
-      return Expr::make(Op::Mul, t_,
-                        {integer(depth - 1),
-                         pick_in(0, 2) ? constant() : integer(depth - 1)});
-    case 7:
-      return Expr::make(Op::Neg, t_, {integer(depth - 1)});
-    default: {
-      // Division and modulo by a constant (INDEX: floor semantics the
-      // normalizer uses).
-      Op op = pick_in(0, 1) ? Op::FloorDiv : Op::FloorMod;
-      return Expr::make(op, t_,
-                        {integer(depth - 1),
-                         Expr::constant(Value::integer(t_, pick_in(1, 12)))});
-    }
+      case 0:
+        return Expr::var(std::string(1, "xyz"[pick_in(0, 2)]), t_);
+      case 1:
+        return Expr::constant(Value::integer(t_, pick_in(-9, 9)));
+      case 2:
+      case 3:
+        return binary(Op::Add, depth);
+      case 4:
+        return binary(Op::Sub, depth);
+      case 5:
+      case 6:
+        return Expr::make(Op::Mul, t_, {integer(depth - 1), pick_in(0, 2) ? constant() : integer(depth - 1)});
+      case 7:
+        return Expr::make(Op::Neg, t_, {integer(depth - 1)});
+      default: {
+        // Division and modulo by a constant (INDEX: floor semantics the
+        // normalizer uses).
+        Op op = pick_in(0, 1) ? Op::FloorDiv : Op::FloorMod;
+        return Expr::make(op, t_, {integer(depth - 1), Expr::constant(Value::integer(t_, pick_in(1, 12)))});
+      }
     }
   }
 
   Expr comparison(int depth) {
-    static constexpr Op kOps[] = {Op::Eq, Op::Ne, Op::Lt,
-                                  Op::Le, Op::Gt, Op::Ge};
-    return Expr::make(kOps[pick_in(0, 5)], DType::Bool,
-                      {integer(depth), integer(depth)});
+    static constexpr Op kOps[] = {Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge};
+    return Expr::make(kOps[pick_in(0, 5)], DType::Bool, {integer(depth), integer(depth)});
   }
 
-private:
-  int pick_in(int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(rng_);
-  }
-  Expr constant() {
-    return Expr::constant(Value::integer(t_, pick_in(-16, 16)));
-  }
-  Expr binary(Op op, int depth) {
-    return Expr::make(op, t_, {integer(depth - 1), integer(depth - 1)});
-  }
+ private:
+  int pick_in(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  Expr constant() { return Expr::constant(Value::integer(t_, pick_in(-16, 16))); }
+  Expr binary(Op op, int depth) { return Expr::make(op, t_, {integer(depth - 1), integer(depth - 1)}); }
 
   DType t_;
   std::mt19937_64 rng_;
 };
 
 void expect_all_modes_equal(const Expr &input, const Facts &facts) {
-  for (LinearMode mode :
-       {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
+  for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
     const Expr output = normalize_linear(input, mode);
-    if (output == input)
-      continue;
+    if (output == input) continue;
     const EquivalenceResult result = verify_equivalent(input, output, facts);
     EXPECT_NE(result.status, Status::Counterexample)
-        << print(input) << "  =>  " << print(output) << " (mode " << int(mode)
-        << "): " << result.detail;
+        << print(input) << "  =>  " << print(output) << " (mode " << int(mode) << "): " << result.detail;
   }
 }
 
 Facts facts_of(DType t) {
   Facts facts;
-  for (const char *name : {"x", "y", "z"})
-    facts.var_dtypes[name] = t;
+  for (const char *name : {"x", "y", "z"}) facts.var_dtypes[name] = t;
   return facts;
 }
 
@@ -113,5 +97,5 @@ TEST(LinearFormVsZ3, RandomFixedWidthArithmeticWraps) {
   }
 }
 
-} // namespace
-} // namespace eqsat::verify
+}  // namespace
+}  // namespace eqsat::verify

@@ -98,8 +98,7 @@ TEST(RuleLock, ParseErrorsNameTheLine) {
 }
 
 TEST(VerifyRules, ResultsComeInFileOrderWhateverTheThreadCount) {
-  const RuleSet set = rules_of(
-      "a [index int]: x + 0 => x\nb [INT32]: x + 1 > x => True\nc [float]: x * 1.0 => x\n");
+  const RuleSet set = rules_of("a [index int]: x + 0 => x\nb [INT32]: x + 1 > x => True\nc [float]: x * 1.0 => x\n");
   const auto one = verify::verify_rule_set(set, {}, 1);
   const auto four = verify::verify_rule_set(set, {}, 4);
   ASSERT_EQ(one.size(), 10u);

@@ -33,7 +33,8 @@ inline ::testing::AssertionResult confirmed_by_folder(const Rewrite& rewrite, co
   const std::optional<Value> lhs = fold_pattern(rewrite.lhs, values);
   const std::optional<Value> rhs = fold_pattern(rewrite.rhs, values);
   if (!lhs) return ::testing::AssertionFailure() << "the folder finds the left side undefined: " << cex.text();
-  if (lhs != cex.lhs) return ::testing::AssertionFailure() << "the folder's lhs is " << value_text(*lhs) << ": " << cex.text();
+  if (lhs != cex.lhs)
+    return ::testing::AssertionFailure() << "the folder's lhs is " << value_text(*lhs) << ": " << cex.text();
   if (rhs == lhs) return ::testing::AssertionFailure() << "the folder finds both sides equal: " << cex.text();
   if (rhs != cex.rhs) return ::testing::AssertionFailure() << "the folder's rhs differs: " << cex.text();
   return ::testing::AssertionSuccess();

@@ -38,7 +38,8 @@ INSTANTIATE_TEST_SUITE_P(All, WrongRule,
                                            "trunc-as-floor", "max-zero", "narrow-round-trip"),
                          [](const ::testing::TestParamInfo<std::string>& param_info) {
                            std::string name = param_info.param;
-                           for (char& c : name) if (c == '-') c = '_';
+                           for (char& c : name)
+                             if (c == '-') c = '_';
                            return name;
                          });
 

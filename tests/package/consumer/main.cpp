@@ -20,9 +20,9 @@ int main() {
   const Expr ko = Expr::var("ko", DType::Index);
   const Expr ki = Expr::var("ki", DType::Index);
   const Expr eight = Expr::constant(Value::integer(DType::Index, 8));
-  const Expr index = Expr::make(Op::FloorMod, DType::Index,
-                                {Expr::make(Op::Add, DType::Index, {Expr::make(Op::Mul, DType::Index, {ko, eight}), ki}),
-                                 eight});
+  const Expr index =
+      Expr::make(Op::FloorMod, DType::Index,
+                 {Expr::make(Op::Add, DType::Index, {Expr::make(Op::Mul, DType::Index, {ko, eight}), ki}), eight});
   Facts facts;
   facts.bounds["ki"] = Interval::range(0, 7);
 

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Formats every C++ file of the project with clang-format (.clang-format: Google style,
+# 120 columns). `scripts/format.sh --check` changes nothing and exits 1 if a file would
+# change (for a pre-commit check).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mapfile -t files < <(git ls-files '*.cpp' '*.h')
+if [ "${1:-}" = "--check" ]; then
+  clang-format --dry-run --Werror "${files[@]}"
+else
+  clang-format -i "${files[@]}"
+fi
