@@ -69,6 +69,10 @@ void accumulate(RunReport &total, const RunReport &round) {
   total.classes = round.classes;
   total.seconds += round.seconds;
   for (const auto &[name, count] : round.rule_fires) total.rule_fires[name] += count;
+  total.search_seconds += round.search_seconds;
+  total.apply_seconds += round.apply_seconds;
+  total.rebuild_seconds += round.rebuild_seconds;
+  total.per_iteration.insert(total.per_iteration.end(), round.per_iteration.begin(), round.per_iteration.end());
 }
 
 }  // namespace
