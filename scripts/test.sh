@@ -8,6 +8,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
+start=$SECONDS
+# Each phase's header says how long the run has taken so far (CI has a time budget).
+phase() { phase "[$((SECONDS - start)) s] $*"; }
 
 run_suite() {
   local build_dir=$1
@@ -16,25 +19,25 @@ run_suite() {
   (cd "$build_dir" && ctest --output-on-failure --parallel "$jobs" --timeout 1200)
 }
 
-echo "== build and test (build/)"
+phase "build and test (build/)"
 run_suite "$root/build"
 
-echo "== the rule lock matches the catalogue (rules/rules.lock)"
+phase "the rule lock matches the catalogue (rules/rules.lock)"
 "$root/build/bin/eqsat" verify-rules --check-lock
-echo "== every rule of the catalogue is proved sound by Z3"
+phase "every rule of the catalogue is proved sound by Z3"
 # A generous per-proof timeout: a few division rules take several seconds on a loaded
 # 2-core machine, and an "unknown" fails the run.
 "$root/build/bin/eqsat" verify-rules --no-progress -j "$jobs" --timeout 60 > "$root/build/verify-rules.txt" ||
   { cat "$root/build/verify-rules.txt"; exit 1; }
 tail -n 1 "$root/build/verify-rules.txt"
-echo "== differential fuzzing: 2000 fixed-seed random cases, each result proved equal by Z3"
+phase "differential fuzzing: 2000 fixed-seed random cases, each result proved equal by Z3"
 # Prints minimized reproducers (batch format) and exits 1 on any failing case.
 "$root/build/bin/eqsat" fuzz --seed 1 --cases 2000 -j "$jobs" --timeout 5 --no-progress
 
 if [ "${1:-}" != "--no-asan" ]; then
-  echo "== build and test with ASan+UBSan (build-asan/)"
+  phase "build and test with ASan+UBSan (build-asan/)"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   run_suite "$root/build-asan" -DEQSAT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 fi
-echo "== all tests passed"
+phase "all tests passed"
