@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 start=$SECONDS
 # Each phase's header says how long the run has taken so far (CI has a time budget).
-phase() { phase "[$((SECONDS - start)) s] $*"; }
+phase() { echo "== [$((SECONDS - start)) s] $*"; }
 
 run_suite() {
   local build_dir=$1
