@@ -29,7 +29,7 @@ class Expr {
   static Expr var(std::string name, DType dtype);
   static Expr constant(Value value);
   // Builds an operation node. The caller is responsible for well-typedness; use
-  // `result_dtype` (ir/typecheck.h) to check operand dtypes first.
+  // `make_typed` (ir/build.h) to check operand dtypes first.
   static Expr make(Op op, DType dtype, std::vector<Expr> args);
 
   bool valid() const { return node_ != nullptr; }

@@ -1,5 +1,8 @@
 #include "passes/pass_manager.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include "passes/simplify_pass.h"
 
 namespace eqsat {
@@ -10,15 +13,27 @@ Program run_simplify(const Program& program, const PassContext& context, PassRep
   SimplifyPassOptions options;
   options.constants_only = constants_only;
   options.expr = context.expr;
-  SimplifyPassStats stats;
+  const std::size_t n = program.functions.size();
+  std::vector<SimplifyPassStats> per_function(n);
   Program out;
-  for (const Function& f : program.functions) {
+  out.functions.resize(n);
+  auto simplify_one = [&](std::size_t i) {
+    const Function& f = program.functions[i];
     SimplifyPassOptions for_function = options;
     if (auto it = context.function_costs.find(f.name); it != context.function_costs.end() && !f.is_fragment()) {
       for_function.expr.costs = &it->second;
     }
-    out.functions.push_back(simplify_function(f, context.rules, for_function, &stats));
+    out.functions[i] = simplify_function(f, context.rules, for_function, &per_function[i]);
+  };
+  if (context.threads == 1 || n < 2) {
+    for (std::size_t i = 0; i < n; ++i) simplify_one(i);
+  } else {
+    const int threads = context.threads == 0 ? tbb::this_task_arena::max_concurrency() : int(context.threads);
+    tbb::task_arena arena(threads);
+    arena.execute([&] { tbb::parallel_for(std::size_t(0), n, simplify_one); });
   }
+  SimplifyPassStats stats;  // summed in function order
+  for (const SimplifyPassStats& s : per_function) stats += s;
   report.counters = {{"expressions_changed", stats.expressions_changed},
                      {"branches_folded", stats.branches_folded},
                      {"loops_folded", stats.loops_folded},

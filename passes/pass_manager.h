@@ -30,6 +30,9 @@ struct PassContext {
   // Profiles of the functions with `@costs` (passes/function_costs.h), by function
   // name; other functions use expr.costs.
   std::map<std::string, CostProfile> function_costs;
+  // Functions simplified at the same time (each function is independent; the result
+  // and the reports are the same for any count). 0: one per core.
+  unsigned threads = 1;
 };
 
 // What one pass of a pipeline did: named counters ("branches_folded": 2, ...).

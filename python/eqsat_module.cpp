@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "extract/cost.h"
+#include "ir/build.h"
 #include "ir/expr.h"
 #include "ir/int128.h"
 #include "ir/parse.h"
@@ -77,26 +78,15 @@ Expr operand(const py::handle& value, DType like) {
   return constant_like(value, like);
 }
 
+// The same dtype checks as the parser and the C++ builder (ir/build.h).
 Expr build(Op op, std::vector<Expr> args) {
-  const DType operand_dtype = args.empty() ? DType::Index : args.back().dtype();
-  for (const Expr& arg : args) {
-    if (op == Op::Select && &arg == &args.front()) continue;
-    if (arg.dtype() != operand_dtype) {
-      raise(Error{std::string(op_info(op).symbol) + ": operands of different dtypes (" +
-                  dtype_text(args.front().dtype()) + " and " + dtype_text(operand_dtype) +
-                  "); cast one with eqsat.cast"});
-    }
+  Result<Expr> made = make_typed(op, std::move(args));
+  if (!made) {
+    Error error = made.error();
+    if (error.message.find("different dtypes") != std::string::npos) error.message += "; cast one with eqsat.cast";
+    raise(error);
   }
-  if (op == Op::Select && args[0].dtype() != DType::Bool) raise(Error{"select: the condition must be BOOL"});
-  if ((op == Op::And || op == Op::Or || op == Op::Not) && operand_dtype != DType::Bool) {
-    raise(Error{std::string(op_info(op).symbol) + ": needs BOOL operands, got " + dtype_text(operand_dtype)});
-  }
-  if (std::string_view need = operand_requirement(op, operand_dtype); !need.empty()) {
-    raise(Error{std::string(op_info(op).symbol) + ": needs " + std::string(need) + " operands, got " +
-                dtype_text(operand_dtype)});
-  }
-  const DType result = is_comparison(op) ? DType::Bool : operand_dtype;
-  return Expr::make(op, result, std::move(args));
+  return *made;
 }
 
 // Binary operators of Expr: `x + 1`, and reflected `1 + x`.

@@ -27,6 +27,7 @@ struct SimplifyFileFlags {
   std::string file;
   std::string pipeline = std::string(kDefaultPipeline);
   bool constants_only = false;
+  unsigned threads = 0;  // 0: all cores
   EngineFlags engine;
 };
 
@@ -65,6 +66,7 @@ int run_simplify_file(const SimplifyFileFlags& flags) {
   Result<FunctionCosts> function_costs = resolve_function_costs(*program, simplifier->costs(), base_dir);
   if (!function_costs) return fail(flags.file + ": " + function_costs.error().describe());
   context.function_costs = *function_costs;
+  context.threads = flags.threads;
 
   std::vector<PassReport> reports;
   const Program out = run_pipeline(*program, *pipeline, context, reports);
@@ -99,6 +101,10 @@ Command add_simplify_file_command(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--constants-only", flags->constants_only,
                     "Only propagate and fold constants and drop dead scalars; keep control flow");
+  command
+      ->add_option("--threads", flags->threads,
+                   "Functions simplified in parallel (default: all cores); the output is the same for any N")
+      ->check(CLI::Range(1u, 1024u));
   add_engine_flags(*command, flags->engine);
   return {command, [flags] { return run_simplify_file(*flags); }};
 }

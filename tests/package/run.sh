@@ -19,7 +19,10 @@ cat > "$work/want.txt" <<'WANT'
 (ko * 8 + ki) % 8 -> ki (cost 1, saturated)
 def kernel(n: Scalar[INDEX]):
     store(0)
+    for j in range(0, n):
+        load(truncdiv(j, 8))
 rules installed: 1
+profiles installed: 1
 WANT
 diff -u "$work/want.txt" "$work/got.txt"
 # The installed tool runs from anywhere (its catalogue is built in).

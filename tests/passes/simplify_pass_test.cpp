@@ -449,3 +449,38 @@ TEST(SimplifyPipeline, UnknownPassesAreNamed) {
 
 }  // namespace
 }  // namespace eqsat
+
+namespace eqsat {
+namespace {
+
+// `eqsat simplify --threads N`: functions are simplified at the same time; the program
+// and the counters are those of a one-thread run, for any N.
+TEST(SimplifyPassThreads, FunctionsInParallelGiveTheSameProgramAndReports) {
+  std::string text;
+  for (int k = 0; k < 12; ++k) {
+    text += "def f" + std::to_string(k) + "(n: Scalar[INDEX], x: Tensor[[64], INT32]):\n" +
+            "    c = " + std::to_string(k) + "\n" + "    for i in range(0, 8):\n" + "        if c < 6:\n" +
+            "            store(x, (i * 8 + c) // 8 + min(i, 7))\n" + "        else:\n" +
+            "            store(x, (i * 8 + c) % 8)\n" + "    for j in range(0, 1):\n" + "        store(x, j + n - n)\n";
+  }
+  const Program program = parse_ok(text);
+  Result<std::vector<const PassInfo*>> passes = parse_pipeline("simplify");
+  ASSERT_TRUE(passes.ok());
+  auto run_with = [&](unsigned threads, std::vector<PassReport>& reports) {
+    PassContext context{rules(), {}, {}};
+    context.threads = threads;
+    return print_program(run_pipeline(program, *passes, context, reports));
+  };
+  std::vector<PassReport> one_reports;
+  const std::string one = run_with(1, one_reports);
+  EXPECT_NE(one, print_program(program));  // the functions do fold
+  for (unsigned threads : {2u, 0u}) {
+    std::vector<PassReport> reports;
+    EXPECT_EQ(run_with(threads, reports), one) << threads << " threads";
+    ASSERT_EQ(reports.size(), one_reports.size());
+    EXPECT_EQ(reports[0].counters, one_reports[0].counters) << threads << " threads";
+  }
+}
+
+}  // namespace
+}  // namespace eqsat
