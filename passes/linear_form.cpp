@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -65,7 +66,7 @@ bool is_index_divmod(const Expr &expr) {
 
 class Normalizer {
  public:
-  explicit Normalizer(LinearMode mode) : mode_(mode) {}
+  Normalizer(LinearMode mode, BoundsOracle bounds) : mode_(mode), bounds_(std::move(bounds)) {}
 
   Expr normalize(const Expr &expr) {
     if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
@@ -289,6 +290,13 @@ class Normalizer {
         for (auto &[monomial, k] : p) k /= g;
       }
     }
+    if (t == DType::Index && !equality && bounds_) {
+      const Int bound = op == Op::Le ? add(t, d, 1) : d;  // S <= d is S < d + 1
+      if (std::optional<std::pair<Poly, Int>> lt = compare_by_blocks(p, bound)) {
+        std::tie(p, d) = std::move(*lt);
+        op = Op::Lt;
+      }
+    }
     Poly left, right;
     for (const auto &[monomial, k] : p) {
       if (k > 0) {
@@ -385,6 +393,9 @@ class Normalizer {
     if (!p) return std::nullopt;
     auto [q, r] = split(*p, c);
     const DType dtype = DType::Index;
+    if (bounds_ && has_terms(r)) {
+      if (std::optional<Poly> folded = divmod_by_blocks(expr.op(), q, r, c)) return folded;
+    }
     if (expr.op() == Op::FloorDiv) {
       if (!has_terms(r)) return q;  // the constant remainder is in [0, c): its quotient is 0
       Reduced red = reduce_by_gcd(r, c);
@@ -424,7 +435,117 @@ class Normalizer {
     return out;
   }
 
+  // --- Folding by bounds (only with an oracle; see BoundsOracle). ---
+  Interval atom_interval(const std::string &key) {
+    if (auto it = atom_bounds_.find(key); it != atom_bounds_.end()) return it->second;
+    Interval out = bounds_(atoms_.at(key));
+    atom_bounds_.emplace(key, out);
+    return out;
+  }
+
+  // The interval of an INDEX polynomial, from its atoms' intervals (a sound
+  // over-approximation: the atoms are taken as independent).
+  Interval poly_interval(const Poly &p) {
+    Interval total = Interval::point(0);
+    for (const auto &[monomial, k] : p) {
+      Interval term = Interval::point(k);
+      for (const std::string &atom : monomial) {
+        const Interval factors[] = {term, atom_interval(atom)};
+        term = interval_of(Op::Mul, DType::Index, DType::Index, factors);
+      }
+      const Interval addends[] = {total, term};
+      total = interval_of(Op::Add, DType::Index, DType::Index, addends);
+      if (total.is_all()) break;
+    }
+    return total;
+  }
+
+  // The block sizes g > 1 to try for p = g*S + s, largest first: the gcds of
+  // the largest coefficients (and of `modulus`, when it is not 0), leaving at
+  // least one term in s.
+  static std::vector<Int> block_sizes(const Poly &p, Int modulus) {
+    std::vector<Int> magnitudes;
+    for (const auto &[monomial, k] : p) {
+      if (!monomial.empty()) magnitudes.push_back(k < 0 ? -k : k);
+    }
+    std::sort(magnitudes.rbegin(), magnitudes.rend());
+    std::vector<Int> out;
+    Int g = modulus;
+    for (std::size_t j = 0; j + 1 < magnitudes.size(); ++j) {
+      g = gcd(g, magnitudes[j]);
+      if (g <= 1) break;
+      if (out.empty() || out.back() != g) out.push_back(g);
+    }
+    return out;
+  }
+
+  // p split as g*S + s: S the terms whose coefficient g divides (divided by g),
+  // s the others with p's constant.
+  static std::pair<Poly, Poly> blocks(const Poly &p, Int g) {
+    Poly big, small;
+    for (const auto &[monomial, k] : p) {
+      if (!monomial.empty() && k % g == 0) {
+        big[monomial] = k / g;
+      } else {
+        small[monomial] = k;
+      }
+    }
+    return {big, small};
+  }
+
+  // N // c or N % c, N = c*q + r, when r's small terms stay in one block of
+  // its large ones (BoundsOracle). nullopt: no such split.
+  std::optional<Poly> divmod_by_blocks(Op op, const Poly &q, const Poly &r, Int c) {
+    const DType dtype = DType::Index;
+    // r in [k*c, (k+1)*c): r // c = k, r % c = r - k*c.
+    const Interval whole = poly_interval(r);
+    if (whole.lo && whole.hi && floor_div(*whole.lo, c) == floor_div(*whole.hi, c)) {
+      const Int k = floor_div(*whole.lo, c);
+      if (op == Op::FloorDiv) return sum(dtype, q, k == 0 ? Poly{} : Poly{{Monomial{}, k}});
+      return sum(dtype, r, k == 0 ? Poly{} : Poly{{Monomial{}, mul(dtype, k, -c)}});
+    }
+    for (Int g : block_sizes(r, c)) {
+      if (g == c) continue;  // the whole remainder: tried above
+      auto [big, small] = blocks(r, g);
+      const Interval range = poly_interval(small);
+      if (!range.lo || !range.hi || floor_div(*range.lo, g) != floor_div(*range.hi, g)) continue;
+      // r = g*(S + k) + (s - k*g) with 0 <= s - k*g < g.
+      const Int k = floor_div(*range.lo, g);
+      if (k != 0) accumulate(dtype, big, Monomial{}, k);
+      const Int m = c / g;
+      if (op == Op::FloorDiv) return sum(dtype, q, division_atom(Op::FloorDiv, big, m));
+      Poly mod = mode_ == LinearMode::DivForm
+                     ? sum(dtype, big, scaled(dtype, division_atom(Op::FloorDiv, big, m), -m))
+                     : division_atom(Op::FloorMod, big, m);
+      if (k != 0) accumulate(dtype, small, Monomial{}, mul(dtype, k, -g));
+      return sum(dtype, scaled(dtype, mod, g), small);
+    }
+    return std::nullopt;
+  }
+
+  // p < d (INDEX, p without constant) as S < k when p = g*S + s with s's
+  // interval shorter than g: S >= k gives p >= g*k + lower(s) >= d, S <= k - 1
+  // gives p <= g*(k-1) + upper(s) < d. nullopt when no split applies.
+  std::optional<std::pair<Poly, Int>> compare_by_blocks(const Poly &p, Int d) {
+    for (Int g : block_sizes(p, 0)) {
+      auto [big, small] = blocks(p, g);
+      const Interval range = poly_interval(small);
+      if (!range.lo || !range.hi) continue;
+      const std::optional<Int> width = checked_sub(*range.hi, *range.lo);
+      const std::optional<Int> above = checked_sub(d, *range.lo);
+      if (!width || *width >= g || !above) continue;
+      const Int k = -floor_div(-*above, g);  // ceil((d - lower(s)) / g)
+      const std::optional<Int> top = checked_mul(g, k - 1);
+      const std::optional<Int> reach = top ? checked_add(*top, *range.hi) : std::nullopt;
+      if (!reach || *reach >= d) continue;
+      return std::make_pair(std::move(big), k);
+    }
+    return std::nullopt;
+  }
+
   LinearMode mode_;
+  BoundsOracle bounds_;
+  std::map<std::string, Interval> atom_bounds_;
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
   std::map<std::string, Expr> atoms_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
@@ -438,7 +559,8 @@ class LinearNormalizer::Impl : public Normalizer {
   using Normalizer::Normalizer;
 };
 
-LinearNormalizer::LinearNormalizer(LinearMode mode) : impl_(std::make_unique<Impl>(mode)) {}
+LinearNormalizer::LinearNormalizer(LinearMode mode, BoundsOracle bounds)
+    : impl_(std::make_unique<Impl>(mode, std::move(bounds))) {}
 LinearNormalizer::~LinearNormalizer() = default;
 
 Expr LinearNormalizer::normalize(const Expr &expr) {
@@ -446,6 +568,8 @@ Expr LinearNormalizer::normalize(const Expr &expr) {
   return out == expr ? expr : out;
 }
 
-Expr normalize_linear(const Expr &expr, LinearMode mode) { return LinearNormalizer(mode).normalize(expr); }
+Expr normalize_linear(const Expr &expr, LinearMode mode, BoundsOracle bounds) {
+  return LinearNormalizer(mode, std::move(bounds)).normalize(expr);
+}
 
 }  // namespace eqsat

@@ -34,10 +34,21 @@ bool is_normalizable(const Expr &expr) {
   }
 }
 
+// The normal forms fold by bounds too (BoundsOracle): a subterm's interval is
+// its class's, under the facts asserted into the e-graph. A subterm the e-graph
+// does not hold yet is added (its interval computed from its children's); the
+// normal forms add it anyway.
 struct LinearForms {
-  LinearNormalizer plain{LinearMode::Plain};
-  LinearNormalizer div_form{LinearMode::DivForm};
-  LinearNormalizer mod_form{LinearMode::ModForm};
+  explicit LinearForms(EGraph &egraph)
+      : plain(LinearMode::Plain, bounds_in(egraph)),
+        div_form(LinearMode::DivForm, bounds_in(egraph)),
+        mod_form(LinearMode::ModForm, bounds_in(egraph)) {}
+  static BoundsOracle bounds_in(EGraph &egraph) {
+    return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+  }
+  LinearNormalizer plain;
+  LinearNormalizer div_form;
+  LinearNormalizer mod_form;
 };
 
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
@@ -58,7 +69,7 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
 }
 
 bool add_linear_forms(EGraph &egraph, const Expr &expr) {
-  LinearForms forms;
+  LinearForms forms(egraph);
   return add_linear_forms(egraph, forms, expr);
 }
 
