@@ -296,6 +296,12 @@ class Normalizer {
         std::tie(p, d) = std::move(*lt);
         op = Op::Lt;
       }
+      // A sum of non-negative terms with positive coefficients is below 1 only
+      // when every term is 0: the coefficients do not matter (a * 3 + b * 4 < 1
+      // is a + b < 1 for a, b >= 0).
+      if ((op == Op::Lt ? d == 1 : d == 0) && all_nonnegative_terms(p)) {
+        for (auto &[monomial, k] : p) k = 1;
+      }
     }
     Poly left, right;
     for (const auto &[monomial, k] : p) {
@@ -361,15 +367,24 @@ class Normalizer {
   // `numerator // divisor` or `numerator % divisor` as an atom.
   Poly division_atom(Op op, const Poly &given, Int divisor) {
     Poly numerator = given;
-    // (N // m1) // m2 = N // (m1 * m2) for positive m1, m2.
-    while (op == Op::FloorDiv && numerator.size() == 1 && numerator.begin()->second == 1 &&
-           numerator.begin()->first.size() == 1) {
-      auto it = quotients_.find(numerator.begin()->first.front());
-      if (it == quotients_.end()) break;
-      std::optional<Int> combined = checked_mul(divisor, it->second.second);
+    // (N // m1 + R) // m2 = (N + m1*R) // (m1 * m2) for positive m1, m2 and
+    // an integer R, since N // m1 + R = (N + m1*R) // m1.
+    while (op == Op::FloorDiv) {
+      auto inner = quotients_.end();
+      for (const auto &[monomial, k] : numerator) {
+        if (k == 1 && monomial.size() == 1) inner = quotients_.find(monomial.front());
+        if (inner != quotients_.end()) {
+          break;
+        }
+      }
+      if (inner == quotients_.end()) break;
+      std::optional<Int> combined = checked_mul(divisor, inner->second.second);
       if (!combined) break;
+      const Int m1 = inner->second.second;
+      Poly rest = numerator;
+      rest.erase(Monomial{inner->first});
+      numerator = sum(DType::Index, inner->second.first, scaled(DType::Index, rest, m1));
       divisor = *combined;
-      numerator = it->second.first;
     }
     Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
     std::string key = print(e);
@@ -394,7 +409,7 @@ class Normalizer {
     auto [q, r] = split(*p, c);
     const DType dtype = DType::Index;
     if (bounds_ && has_terms(r)) {
-      if (std::optional<Poly> folded = divmod_by_blocks(expr.op(), q, r, c)) return folded;
+      if (std::optional<Poly> folded = divmod_by_blocks(expr.op(), *p, q, r, c)) return folded;
     }
     if (expr.op() == Op::FloorDiv) {
       if (!has_terms(r)) return q;  // the constant remainder is in [0, c): its quotient is 0
@@ -495,14 +510,15 @@ class Normalizer {
 
   // N // c or N % c, N = c*q + r, when r's small terms stay in one block of
   // its large ones (BoundsOracle). nullopt: no such split.
-  std::optional<Poly> divmod_by_blocks(Op op, const Poly &q, const Poly &r, Int c) {
+  std::optional<Poly> divmod_by_blocks(Op op, const Poly &p, const Poly &q, const Poly &r, Int c) {
     const DType dtype = DType::Index;
-    // r in [k*c, (k+1)*c): r // c = k, r % c = r - k*c.
-    const Interval whole = poly_interval(r);
-    if (whole.lo && whole.hi && floor_div(*whole.lo, c) == floor_div(*whole.hi, c)) {
-      const Int k = floor_div(*whole.lo, c);
-      if (op == Op::FloorDiv) return sum(dtype, q, k == 0 ? Poly{} : Poly{{Monomial{}, k}});
-      return sum(dtype, r, k == 0 ? Poly{} : Poly{{Monomial{}, mul(dtype, k, -c)}});
+    if (std::optional<Poly> folded = in_one_block(op, q, r, c)) return folded;
+    // The same with each coefficient's remainder taken nearest to 0 (tinygrad's
+    // congruence: `(3 * a + 3) // 4` is `a + (3 - a) // 4`, which is a for a in
+    // [0, 3]).
+    auto [q_near, r_near] = split_nearest(p, c);
+    if (r_near != r) {
+      if (std::optional<Poly> folded = in_one_block(op, q_near, r_near, c)) return folded;
     }
     for (Int g : block_sizes(r, c)) {
       if (g == c) continue;  // the whole remainder: tried above
@@ -521,6 +537,44 @@ class Normalizer {
       return sum(dtype, scaled(dtype, mod, g), small);
     }
     return std::nullopt;
+  }
+
+  // N = c*q + r with r in one block [k*c, (k+1)*c): N // c = q + k, N % c =
+  // r - k*c.
+  std::optional<Poly> in_one_block(Op op, const Poly &q, const Poly &r, Int c) {
+    const DType dtype = DType::Index;
+    const Interval whole = poly_interval(r);
+    if (!whole.lo || !whole.hi || floor_div(*whole.lo, c) != floor_div(*whole.hi, c)) return std::nullopt;
+    const Int k = floor_div(*whole.lo, c);
+    if (op == Op::FloorDiv) return sum(dtype, q, k == 0 ? Poly{} : Poly{{Monomial{}, k}});
+    return sum(dtype, r, k == 0 ? Poly{} : Poly{{Monomial{}, mul(dtype, k, -c)}});
+  }
+
+  // p = c*q + r with each term's remainder in (-c/2, c/2] (the constant's in
+  // [0, c)).
+  static std::pair<Poly, Poly> split_nearest(const Poly &p, Int c) {
+    Poly q, r;
+    for (const auto &[monomial, k] : p) {
+      Int quotient = floor_div(k, c);
+      Int rest = k - quotient * c;
+      if (!monomial.empty() && rest > c - rest) {
+        quotient += 1;
+        rest -= c;
+      }
+      if (quotient != 0) q[monomial] = quotient;
+      if (rest != 0) r[monomial] = rest;
+    }
+    return {q, r};
+  }
+
+  // Every coefficient of p is positive and every monomial's interval is >= 0.
+  bool all_nonnegative_terms(const Poly &p) {
+    for (const auto &[monomial, k] : p) {
+      if (k <= 0 || monomial.empty()) return false;
+      const Interval range = poly_interval(Poly{{monomial, 1}});
+      if (!range.lo || *range.lo < 0) return false;
+    }
+    return true;
   }
 
   // p < d (INDEX, p without constant) as S < k when p = g*S + s with s's
