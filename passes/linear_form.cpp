@@ -93,7 +93,205 @@ class Normalizer {
       } catch (const CoefficientOverflow &) {
       }
     }
+    if (expr.op() == Op::And || expr.op() == Op::Or) {
+      try {
+        if (std::optional<Expr> combined = combine_comparisons(expr)) return *combined;
+      } catch (const CoefficientOverflow &) {
+      }
+    }
     return with_normal_args(expr);
+  }
+
+  // --- Chains of `and` / `or` over comparisons of one linear form. ---
+  // A comparison `P OP d` read as the set of values P may take: an interval
+  // and points left out. P's sign is fixed (its first coefficient positive), so
+  // `x < y` and `y <= x` describe the same P = x - y.
+  struct ValueSet {
+    std::optional<Int> lo, hi;
+    std::vector<Int> excluded;
+  };
+  struct Constraint {
+    DType dtype;
+    Poly p;  // without constant
+    ValueSet values;
+    bool order;  // from < or <= (INDEX only)
+  };
+
+  std::optional<Constraint> constraint_of(const Expr &cmp) {
+    if (!is_compare(cmp.op()) || !is_integer(cmp.arg(0).dtype())) return std::nullopt;
+    const DType t = cmp.arg(0).dtype();
+    Op op = cmp.op();
+    Expr lhs = cmp.arg(0), rhs = cmp.arg(1);
+    const bool equality = op == Op::Eq || op == Op::Ne;
+    if (!equality && t != DType::Index) return std::nullopt;
+    if (op == Op::Gt || op == Op::Ge) {
+      std::swap(lhs, rhs);
+      op = op == Op::Gt ? Op::Lt : Op::Le;
+    }
+    std::optional<Poly> a = to_poly(lhs, t);
+    std::optional<Poly> b = to_poly(rhs, t);
+    if (!a || !b) return std::nullopt;
+    Poly p = sum(t, std::move(*a), scaled(t, *b, -1));
+    Int d = 0;  // p OP d
+    if (auto it = p.find(Monomial{}); it != p.end()) {
+      d = mul(t, it->second, -1);
+      p.erase(it);
+    }
+    if (p.empty()) return std::nullopt;  // decided: left to normalize_compare
+    if (p.begin()->second < 0) {
+      if (!equality) {  // -P < d is P > -d; -P <= d is P >= -d
+        op = op == Op::Lt ? Op::Gt : Op::Ge;
+      }
+      p = scaled(t, p, -1);
+      d = mul(t, d, -1);
+    }
+    Constraint out{t, std::move(p), {}, !equality};
+    switch (op) {
+      case Op::Eq:
+        out.values.lo = out.values.hi = d;
+        break;
+      case Op::Ne:
+        out.values.excluded.push_back(d);
+        break;
+      case Op::Lt:
+        out.values.hi = add(t, d, -1);
+        break;
+      case Op::Le:
+        out.values.hi = d;
+        break;
+      case Op::Gt:
+        out.values.lo = add(t, d, 1);
+        break;
+      default:  // Ge
+        out.values.lo = d;
+        break;
+    }
+    return out;
+  }
+
+  // The complement of a set a single constraint describes (one side, a point or
+  // a point left out).
+  static ValueSet complement(const ValueSet &v) {
+    ValueSet out;
+    if (!v.excluded.empty()) {
+      out.lo = out.hi = v.excluded.front();
+    } else if (v.lo && v.hi) {
+      out.excluded.push_back(*v.lo);  // a point
+    } else if (v.hi) {
+      out.lo = *v.hi + 1;
+    } else if (v.lo) {
+      out.hi = *v.lo - 1;
+    }
+    return out;
+  }
+
+  // The intersection of sets; nullopt when it is empty.
+  static std::optional<ValueSet> intersect(const std::vector<ValueSet> &sets) {
+    ValueSet out;
+    std::vector<Int> excluded;
+    for (const ValueSet &v : sets) {
+      if (v.lo) out.lo = out.lo ? std::max(*out.lo, *v.lo) : *v.lo;
+      if (v.hi) out.hi = out.hi ? std::min(*out.hi, *v.hi) : *v.hi;
+      excluded.insert(excluded.end(), v.excluded.begin(), v.excluded.end());
+    }
+    std::sort(excluded.begin(), excluded.end());
+    excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
+    // Points left out at an edge move the edge.
+    for (bool moved = true; moved;) {
+      moved = false;
+      if (out.lo && std::binary_search(excluded.begin(), excluded.end(), *out.lo)) {
+        out.lo = *out.lo + 1;
+        moved = true;
+      }
+      if (out.hi && std::binary_search(excluded.begin(), excluded.end(), *out.hi)) {
+        out.hi = *out.hi - 1;
+        moved = true;
+      }
+      if (out.lo && out.hi && *out.lo > *out.hi) return std::nullopt;
+    }
+    for (Int e : excluded) {
+      if ((!out.lo || *out.lo < e) && (!out.hi || e < *out.hi)) out.excluded.push_back(e);
+    }
+    return out;
+  }
+
+  Expr compare_expr(Op op, const Poly &p, DType t, Int d) {
+    const Expr e = Expr::make(op, DType::Bool, {from_poly(p, t), constant(t, d)});
+    std::optional<Expr> normal = normalize_compare(e);
+    return normal ? *normal : e;
+  }
+
+  // The comparisons that say P is in `v` (and = true) or that P is not in it
+  // (and = false: the leaves of an `or`).
+  std::vector<Expr> leaves_of(const ValueSet &v, const Constraint &c, bool conjunction) {
+    std::vector<Expr> out;
+    if (conjunction) {
+      if (v.lo && v.hi && *v.lo == *v.hi) return {compare_expr(Op::Eq, c.p, c.dtype, *v.lo)};
+      if (v.lo) out.push_back(compare_expr(Op::Ge, c.p, c.dtype, *v.lo));
+      if (v.hi) out.push_back(compare_expr(Op::Le, c.p, c.dtype, *v.hi));
+      for (Int e : v.excluded) out.push_back(compare_expr(Op::Ne, c.p, c.dtype, e));
+    } else {
+      if (v.lo && v.hi && *v.lo == *v.hi && v.excluded.empty()) return {compare_expr(Op::Ne, c.p, c.dtype, *v.lo)};
+      if (v.lo) out.push_back(compare_expr(Op::Lt, c.p, c.dtype, *v.lo));
+      if (v.hi) out.push_back(compare_expr(Op::Gt, c.p, c.dtype, *v.hi));
+      for (Int e : v.excluded) out.push_back(compare_expr(Op::Eq, c.p, c.dtype, e));
+    }
+    return out;
+  }
+
+  static void flatten(const Expr &expr, Op op, std::vector<Expr> &out) {
+    if (expr.op() == op) {
+      flatten(expr.arg(0), op, out);
+      flatten(expr.arg(1), op, out);
+    } else {
+      out.push_back(expr);
+    }
+  }
+
+  // `a and b and ...` (or `or`): the comparisons of one linear form P become
+  // the fewest that say the same (`x <= y and y < x` is False, `x < 1 or x > 0`
+  // True, `x != 1 or x != 2` True). An `or` is handled as the negation of the
+  // `and` of its leaves' negations. nullopt: no two leaves share a form.
+  std::optional<Expr> combine_comparisons(const Expr &expr) {
+    const Op op = expr.op();
+    const bool conjunction = op == Op::And;
+    std::vector<Expr> leaves;
+    flatten(expr, op, leaves);
+    if (leaves.size() < 2 || leaves.size() > 16) return std::nullopt;
+    std::vector<std::optional<Constraint>> constraints;
+    std::map<std::pair<Poly, DType>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      constraints.push_back(constraint_of(leaves[i]));
+      if (constraints.back()) groups[{constraints.back()->p, constraints.back()->dtype}].push_back(i);
+    }
+    std::vector<std::optional<std::vector<Expr>>> replaced(leaves.size());
+    bool any = false;
+    for (const auto &[key, members] : groups) {
+      if (members.size() < 2) continue;
+      // Fixed widths: only == and != (P's values are residues, with no order).
+      bool ordered = false;
+      for (std::size_t i : members) ordered = ordered || constraints[i]->order;
+      if (key.second != DType::Index && ordered) continue;
+      std::vector<ValueSet> sets;
+      for (std::size_t i : members) sets.push_back(conjunction ? constraints[i]->values : complement(constraints[i]->values));
+      std::optional<ValueSet> meet = intersect(sets);
+      // An empty `and` of this group decides the whole chain.
+      if (!meet) return Expr::constant(Value::boolean(!conjunction));
+      any = true;
+      replaced[members.front()] = leaves_of(*meet, *constraints[members.front()], conjunction);
+      for (std::size_t j = 1; j < members.size(); ++j) replaced[members[j]] = std::vector<Expr>{};
+    }
+    if (!any) return std::nullopt;
+    std::optional<Expr> out;
+    auto append = [&](const Expr &e) { out = out ? Expr::make(op, DType::Bool, {*out, e}) : e; };
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      if (replaced[i]) {
+        for (const Expr &e : *replaced[i]) append(e);
+      } else {
+        append(normalize(leaves[i]));
+      }
+    }
+    return out ? *out : Expr::constant(Value::boolean(conjunction));
   }
 
   Expr with_normal_args(const Expr &expr) {

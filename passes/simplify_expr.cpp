@@ -29,6 +29,9 @@ bool is_normalizable(const Expr &expr) {
     case Op::Gt:
     case Op::Ge:
       return is_integer(expr.arg(0).dtype());
+    case Op::And:
+    case Op::Or:
+      return true;
     default:
       return false;
   }
