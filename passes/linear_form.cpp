@@ -258,6 +258,10 @@ class Normalizer {
     std::vector<Expr> leaves;
     flatten(expr, op, leaves);
     if (leaves.size() < 2 || leaves.size() > 16) return std::nullopt;
+    // Cheap first: a group needs two integer comparisons.
+    std::size_t comparisons = 0;
+    for (const Expr &leaf : leaves) comparisons += is_compare(leaf.op()) && is_integer(leaf.arg(0).dtype());
+    if (comparisons < 2) return std::nullopt;
     std::vector<std::optional<Constraint>> constraints;
     std::map<std::pair<Poly, DType>, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < leaves.size(); ++i) {

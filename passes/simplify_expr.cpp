@@ -61,7 +61,11 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
   bool changed = false;
   for (const Expr &arg : expr.args()) changed = add_linear_forms(egraph, forms, arg) || changed;
   if (!is_normalizable(expr)) return changed;
+  // An and/or chain is combined the same way in every mode: the plain one is
+  // enough.
+  const bool chain = expr.op() == Op::And || expr.op() == Op::Or;
   for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
+    if (chain && normalizer != &forms.plain) break;
     Expr normal = normalizer->normalize(expr);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
