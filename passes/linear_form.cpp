@@ -277,7 +277,8 @@ class Normalizer {
       for (std::size_t i : members) ordered = ordered || constraints[i]->order;
       if (key.second != DType::Index && ordered) continue;
       std::vector<ValueSet> sets;
-      for (std::size_t i : members) sets.push_back(conjunction ? constraints[i]->values : complement(constraints[i]->values));
+      for (std::size_t i : members)
+        sets.push_back(conjunction ? constraints[i]->values : complement(constraints[i]->values));
       std::optional<ValueSet> meet = intersect(sets);
       // An empty `and` of this group decides the whole chain.
       if (!meet) return Expr::constant(Value::boolean(!conjunction));
@@ -732,9 +733,8 @@ class Normalizer {
       if (k != 0) accumulate(dtype, big, Monomial{}, k);
       const Int m = c / g;
       if (op == Op::FloorDiv) return sum(dtype, q, division_atom(Op::FloorDiv, big, m));
-      Poly mod = mode_ == LinearMode::DivForm
-                     ? sum(dtype, big, scaled(dtype, division_atom(Op::FloorDiv, big, m), -m))
-                     : division_atom(Op::FloorMod, big, m);
+      Poly mod = mode_ == LinearMode::DivForm ? sum(dtype, big, scaled(dtype, division_atom(Op::FloorDiv, big, m), -m))
+                                              : division_atom(Op::FloorMod, big, m);
       if (k != 0) accumulate(dtype, small, Monomial{}, mul(dtype, k, -g));
       return sum(dtype, scaled(dtype, mod, g), small);
     }
