@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -65,7 +66,7 @@ bool is_index_divmod(const Expr &expr) {
 
 class Normalizer {
  public:
-  explicit Normalizer(LinearMode mode) : mode_(mode) {}
+  Normalizer(LinearMode mode, BoundsOracle bounds) : mode_(mode), bounds_(std::move(bounds)) {}
 
   Expr normalize(const Expr &expr) {
     if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
@@ -92,7 +93,210 @@ class Normalizer {
       } catch (const CoefficientOverflow &) {
       }
     }
+    if (expr.op() == Op::And || expr.op() == Op::Or) {
+      try {
+        if (std::optional<Expr> combined = combine_comparisons(expr)) return *combined;
+      } catch (const CoefficientOverflow &) {
+      }
+    }
     return with_normal_args(expr);
+  }
+
+  // --- Chains of `and` / `or` over comparisons of one linear form. ---
+  // A comparison `P OP d` read as the set of values P may take: an interval
+  // and points left out. P's sign is fixed (its first coefficient positive), so
+  // `x < y` and `y <= x` describe the same P = x - y.
+  struct ValueSet {
+    std::optional<Int> lo, hi;
+    std::vector<Int> excluded;
+  };
+  struct Constraint {
+    DType dtype;
+    Poly p;  // without constant
+    ValueSet values;
+    bool order;  // from < or <= (INDEX only)
+  };
+
+  std::optional<Constraint> constraint_of(const Expr &cmp) {
+    if (!is_compare(cmp.op()) || !is_integer(cmp.arg(0).dtype())) return std::nullopt;
+    const DType t = cmp.arg(0).dtype();
+    Op op = cmp.op();
+    Expr lhs = cmp.arg(0), rhs = cmp.arg(1);
+    const bool equality = op == Op::Eq || op == Op::Ne;
+    if (!equality && t != DType::Index) return std::nullopt;
+    if (op == Op::Gt || op == Op::Ge) {
+      std::swap(lhs, rhs);
+      op = op == Op::Gt ? Op::Lt : Op::Le;
+    }
+    std::optional<Poly> a = to_poly(lhs, t);
+    std::optional<Poly> b = to_poly(rhs, t);
+    if (!a || !b) return std::nullopt;
+    Poly p = sum(t, std::move(*a), scaled(t, *b, -1));
+    Int d = 0;  // p OP d
+    if (auto it = p.find(Monomial{}); it != p.end()) {
+      d = mul(t, it->second, -1);
+      p.erase(it);
+    }
+    if (p.empty()) return std::nullopt;  // decided: left to normalize_compare
+    if (p.begin()->second < 0) {
+      if (!equality) {  // -P < d is P > -d; -P <= d is P >= -d
+        op = op == Op::Lt ? Op::Gt : Op::Ge;
+      }
+      p = scaled(t, p, -1);
+      d = mul(t, d, -1);
+    }
+    Constraint out{t, std::move(p), {}, !equality};
+    switch (op) {
+      case Op::Eq:
+        out.values.lo = out.values.hi = d;
+        break;
+      case Op::Ne:
+        out.values.excluded.push_back(d);
+        break;
+      case Op::Lt:
+        out.values.hi = add(t, d, -1);
+        break;
+      case Op::Le:
+        out.values.hi = d;
+        break;
+      case Op::Gt:
+        out.values.lo = add(t, d, 1);
+        break;
+      default:  // Ge
+        out.values.lo = d;
+        break;
+    }
+    return out;
+  }
+
+  // The complement of a set a single constraint describes (one side, a point or
+  // a point left out).
+  static ValueSet complement(const ValueSet &v) {
+    ValueSet out;
+    if (!v.excluded.empty()) {
+      out.lo = out.hi = v.excluded.front();
+    } else if (v.lo && v.hi) {
+      out.excluded.push_back(*v.lo);  // a point
+    } else if (v.hi) {
+      out.lo = *v.hi + 1;
+    } else if (v.lo) {
+      out.hi = *v.lo - 1;
+    }
+    return out;
+  }
+
+  // The intersection of sets; nullopt when it is empty.
+  static std::optional<ValueSet> intersect(const std::vector<ValueSet> &sets) {
+    ValueSet out;
+    std::vector<Int> excluded;
+    for (const ValueSet &v : sets) {
+      if (v.lo) out.lo = out.lo ? std::max(*out.lo, *v.lo) : *v.lo;
+      if (v.hi) out.hi = out.hi ? std::min(*out.hi, *v.hi) : *v.hi;
+      excluded.insert(excluded.end(), v.excluded.begin(), v.excluded.end());
+    }
+    std::sort(excluded.begin(), excluded.end());
+    excluded.erase(std::unique(excluded.begin(), excluded.end()), excluded.end());
+    // Points left out at an edge move the edge.
+    for (bool moved = true; moved;) {
+      moved = false;
+      if (out.lo && std::binary_search(excluded.begin(), excluded.end(), *out.lo)) {
+        out.lo = *out.lo + 1;
+        moved = true;
+      }
+      if (out.hi && std::binary_search(excluded.begin(), excluded.end(), *out.hi)) {
+        out.hi = *out.hi - 1;
+        moved = true;
+      }
+      if (out.lo && out.hi && *out.lo > *out.hi) return std::nullopt;
+    }
+    for (Int e : excluded) {
+      if ((!out.lo || *out.lo < e) && (!out.hi || e < *out.hi)) out.excluded.push_back(e);
+    }
+    return out;
+  }
+
+  Expr compare_expr(Op op, const Poly &p, DType t, Int d) {
+    const Expr e = Expr::make(op, DType::Bool, {from_poly(p, t), constant(t, d)});
+    std::optional<Expr> normal = normalize_compare(e);
+    return normal ? *normal : e;
+  }
+
+  // The comparisons that say P is in `v` (and = true) or that P is not in it
+  // (and = false: the leaves of an `or`).
+  std::vector<Expr> leaves_of(const ValueSet &v, const Constraint &c, bool conjunction) {
+    std::vector<Expr> out;
+    if (conjunction) {
+      if (v.lo && v.hi && *v.lo == *v.hi) return {compare_expr(Op::Eq, c.p, c.dtype, *v.lo)};
+      if (v.lo) out.push_back(compare_expr(Op::Ge, c.p, c.dtype, *v.lo));
+      if (v.hi) out.push_back(compare_expr(Op::Le, c.p, c.dtype, *v.hi));
+      for (Int e : v.excluded) out.push_back(compare_expr(Op::Ne, c.p, c.dtype, e));
+    } else {
+      if (v.lo && v.hi && *v.lo == *v.hi && v.excluded.empty()) return {compare_expr(Op::Ne, c.p, c.dtype, *v.lo)};
+      if (v.lo) out.push_back(compare_expr(Op::Lt, c.p, c.dtype, *v.lo));
+      if (v.hi) out.push_back(compare_expr(Op::Gt, c.p, c.dtype, *v.hi));
+      for (Int e : v.excluded) out.push_back(compare_expr(Op::Eq, c.p, c.dtype, e));
+    }
+    return out;
+  }
+
+  static void flatten(const Expr &expr, Op op, std::vector<Expr> &out) {
+    if (expr.op() == op) {
+      flatten(expr.arg(0), op, out);
+      flatten(expr.arg(1), op, out);
+    } else {
+      out.push_back(expr);
+    }
+  }
+
+  // `a and b and ...` (or `or`): the comparisons of one linear form P become
+  // the fewest that say the same (`x <= y and y < x` is False, `x < 1 or x > 0`
+  // True, `x != 1 or x != 2` True). An `or` is handled as the negation of the
+  // `and` of its leaves' negations. nullopt: no two leaves share a form.
+  std::optional<Expr> combine_comparisons(const Expr &expr) {
+    const Op op = expr.op();
+    const bool conjunction = op == Op::And;
+    std::vector<Expr> leaves;
+    flatten(expr, op, leaves);
+    if (leaves.size() < 2 || leaves.size() > 16) return std::nullopt;
+    // Cheap first: a group needs two integer comparisons.
+    std::size_t comparisons = 0;
+    for (const Expr &leaf : leaves) comparisons += is_compare(leaf.op()) && is_integer(leaf.arg(0).dtype());
+    if (comparisons < 2) return std::nullopt;
+    std::vector<std::optional<Constraint>> constraints;
+    std::map<std::pair<Poly, DType>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      constraints.push_back(constraint_of(leaves[i]));
+      if (constraints.back()) groups[{constraints.back()->p, constraints.back()->dtype}].push_back(i);
+    }
+    std::vector<std::optional<std::vector<Expr>>> replaced(leaves.size());
+    bool any = false;
+    for (const auto &[key, members] : groups) {
+      if (members.size() < 2) continue;
+      // Fixed widths: only == and != (P's values are residues, with no order).
+      bool ordered = false;
+      for (std::size_t i : members) ordered = ordered || constraints[i]->order;
+      if (key.second != DType::Index && ordered) continue;
+      std::vector<ValueSet> sets;
+      for (std::size_t i : members)
+        sets.push_back(conjunction ? constraints[i]->values : complement(constraints[i]->values));
+      std::optional<ValueSet> meet = intersect(sets);
+      // An empty `and` of this group decides the whole chain.
+      if (!meet) return Expr::constant(Value::boolean(!conjunction));
+      any = true;
+      replaced[members.front()] = leaves_of(*meet, *constraints[members.front()], conjunction);
+      for (std::size_t j = 1; j < members.size(); ++j) replaced[members[j]] = std::vector<Expr>{};
+    }
+    if (!any) return std::nullopt;
+    std::optional<Expr> out;
+    auto append = [&](const Expr &e) { out = out ? Expr::make(op, DType::Bool, {*out, e}) : e; };
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      if (replaced[i]) {
+        for (const Expr &e : *replaced[i]) append(e);
+      } else {
+        append(normalize(leaves[i]));
+      }
+    }
+    return out ? *out : Expr::constant(Value::boolean(conjunction));
   }
 
   Expr with_normal_args(const Expr &expr) {
@@ -289,6 +493,19 @@ class Normalizer {
         for (auto &[monomial, k] : p) k /= g;
       }
     }
+    if (t == DType::Index && !equality && bounds_) {
+      const Int bound = op == Op::Le ? add(t, d, 1) : d;  // S <= d is S < d + 1
+      if (std::optional<std::pair<Poly, Int>> lt = compare_by_blocks(p, bound)) {
+        std::tie(p, d) = std::move(*lt);
+        op = Op::Lt;
+      }
+      // A sum of non-negative terms with positive coefficients is below 1 only
+      // when every term is 0: the coefficients do not matter (a * 3 + b * 4 < 1
+      // is a + b < 1 for a, b >= 0).
+      if ((op == Op::Lt ? d == 1 : d == 0) && all_nonnegative_terms(p)) {
+        for (auto &[monomial, k] : p) k = 1;
+      }
+    }
     Poly left, right;
     for (const auto &[monomial, k] : p) {
       if (k > 0) {
@@ -353,15 +570,24 @@ class Normalizer {
   // `numerator // divisor` or `numerator % divisor` as an atom.
   Poly division_atom(Op op, const Poly &given, Int divisor) {
     Poly numerator = given;
-    // (N // m1) // m2 = N // (m1 * m2) for positive m1, m2.
-    while (op == Op::FloorDiv && numerator.size() == 1 && numerator.begin()->second == 1 &&
-           numerator.begin()->first.size() == 1) {
-      auto it = quotients_.find(numerator.begin()->first.front());
-      if (it == quotients_.end()) break;
-      std::optional<Int> combined = checked_mul(divisor, it->second.second);
+    // (N // m1 + R) // m2 = (N + m1*R) // (m1 * m2) for positive m1, m2 and
+    // an integer R, since N // m1 + R = (N + m1*R) // m1.
+    while (op == Op::FloorDiv) {
+      auto inner = quotients_.end();
+      for (const auto &[monomial, k] : numerator) {
+        if (k == 1 && monomial.size() == 1) inner = quotients_.find(monomial.front());
+        if (inner != quotients_.end()) {
+          break;
+        }
+      }
+      if (inner == quotients_.end()) break;
+      std::optional<Int> combined = checked_mul(divisor, inner->second.second);
       if (!combined) break;
+      const Int m1 = inner->second.second;
+      Poly rest = numerator;
+      rest.erase(Monomial{inner->first});
+      numerator = sum(DType::Index, inner->second.first, scaled(DType::Index, rest, m1));
       divisor = *combined;
-      numerator = it->second.first;
     }
     Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
     std::string key = print(e);
@@ -385,6 +611,9 @@ class Normalizer {
     if (!p) return std::nullopt;
     auto [q, r] = split(*p, c);
     const DType dtype = DType::Index;
+    if (bounds_ && has_terms(r)) {
+      if (std::optional<Poly> folded = divmod_by_blocks(expr.op(), *p, q, r, c)) return folded;
+    }
     if (expr.op() == Op::FloorDiv) {
       if (!has_terms(r)) return q;  // the constant remainder is in [0, c): its quotient is 0
       Reduced red = reduce_by_gcd(r, c);
@@ -424,7 +653,155 @@ class Normalizer {
     return out;
   }
 
+  // --- Folding by bounds (only with an oracle; see BoundsOracle). ---
+  Interval atom_interval(const std::string &key) {
+    if (auto it = atom_bounds_.find(key); it != atom_bounds_.end()) return it->second;
+    Interval out = bounds_(atoms_.at(key));
+    atom_bounds_.emplace(key, out);
+    return out;
+  }
+
+  // The interval of an INDEX polynomial, from its atoms' intervals (a sound
+  // over-approximation: the atoms are taken as independent).
+  Interval poly_interval(const Poly &p) {
+    Interval total = Interval::point(0);
+    for (const auto &[monomial, k] : p) {
+      Interval term = Interval::point(k);
+      for (const std::string &atom : monomial) {
+        const Interval factors[] = {term, atom_interval(atom)};
+        term = interval_of(Op::Mul, DType::Index, DType::Index, factors);
+      }
+      const Interval addends[] = {total, term};
+      total = interval_of(Op::Add, DType::Index, DType::Index, addends);
+      if (total.is_all()) break;
+    }
+    return total;
+  }
+
+  // The block sizes g > 1 to try for p = g*S + s, largest first: the gcds of
+  // the largest coefficients (and of `modulus`, when it is not 0), leaving at
+  // least one term in s.
+  static std::vector<Int> block_sizes(const Poly &p, Int modulus) {
+    std::vector<Int> magnitudes;
+    for (const auto &[monomial, k] : p) {
+      if (!monomial.empty()) magnitudes.push_back(k < 0 ? -k : k);
+    }
+    std::sort(magnitudes.rbegin(), magnitudes.rend());
+    std::vector<Int> out;
+    Int g = modulus;
+    for (std::size_t j = 0; j + 1 < magnitudes.size(); ++j) {
+      g = gcd(g, magnitudes[j]);
+      if (g <= 1) break;
+      if (out.empty() || out.back() != g) out.push_back(g);
+    }
+    return out;
+  }
+
+  // p split as g*S + s: S the terms whose coefficient g divides (divided by g),
+  // s the others with p's constant.
+  static std::pair<Poly, Poly> blocks(const Poly &p, Int g) {
+    Poly big, small;
+    for (const auto &[monomial, k] : p) {
+      if (!monomial.empty() && k % g == 0) {
+        big[monomial] = k / g;
+      } else {
+        small[monomial] = k;
+      }
+    }
+    return {big, small};
+  }
+
+  // N // c or N % c, N = c*q + r, when r's small terms stay in one block of
+  // its large ones (BoundsOracle). nullopt: no such split.
+  std::optional<Poly> divmod_by_blocks(Op op, const Poly &p, const Poly &q, const Poly &r, Int c) {
+    const DType dtype = DType::Index;
+    if (std::optional<Poly> folded = in_one_block(op, q, r, c)) return folded;
+    // The same with each coefficient's remainder taken nearest to 0 (tinygrad's
+    // congruence: `(3 * a + 3) // 4` is `a + (3 - a) // 4`, which is a for a in
+    // [0, 3]).
+    auto [q_near, r_near] = split_nearest(p, c);
+    if (r_near != r) {
+      if (std::optional<Poly> folded = in_one_block(op, q_near, r_near, c)) return folded;
+    }
+    for (Int g : block_sizes(r, c)) {
+      if (g == c) continue;  // the whole remainder: tried above
+      auto [big, small] = blocks(r, g);
+      const Interval range = poly_interval(small);
+      if (!range.lo || !range.hi || floor_div(*range.lo, g) != floor_div(*range.hi, g)) continue;
+      // r = g*(S + k) + (s - k*g) with 0 <= s - k*g < g.
+      const Int k = floor_div(*range.lo, g);
+      if (k != 0) accumulate(dtype, big, Monomial{}, k);
+      const Int m = c / g;
+      if (op == Op::FloorDiv) return sum(dtype, q, division_atom(Op::FloorDiv, big, m));
+      Poly mod = mode_ == LinearMode::DivForm ? sum(dtype, big, scaled(dtype, division_atom(Op::FloorDiv, big, m), -m))
+                                              : division_atom(Op::FloorMod, big, m);
+      if (k != 0) accumulate(dtype, small, Monomial{}, mul(dtype, k, -g));
+      return sum(dtype, scaled(dtype, mod, g), small);
+    }
+    return std::nullopt;
+  }
+
+  // N = c*q + r with r in one block [k*c, (k+1)*c): N // c = q + k, N % c =
+  // r - k*c.
+  std::optional<Poly> in_one_block(Op op, const Poly &q, const Poly &r, Int c) {
+    const DType dtype = DType::Index;
+    const Interval whole = poly_interval(r);
+    if (!whole.lo || !whole.hi || floor_div(*whole.lo, c) != floor_div(*whole.hi, c)) return std::nullopt;
+    const Int k = floor_div(*whole.lo, c);
+    if (op == Op::FloorDiv) return sum(dtype, q, k == 0 ? Poly{} : Poly{{Monomial{}, k}});
+    return sum(dtype, r, k == 0 ? Poly{} : Poly{{Monomial{}, mul(dtype, k, -c)}});
+  }
+
+  // p = c*q + r with each term's remainder in (-c/2, c/2] (the constant's in
+  // [0, c)).
+  static std::pair<Poly, Poly> split_nearest(const Poly &p, Int c) {
+    Poly q, r;
+    for (const auto &[monomial, k] : p) {
+      Int quotient = floor_div(k, c);
+      Int rest = k - quotient * c;
+      if (!monomial.empty() && rest > c - rest) {
+        quotient += 1;
+        rest -= c;
+      }
+      if (quotient != 0) q[monomial] = quotient;
+      if (rest != 0) r[monomial] = rest;
+    }
+    return {q, r};
+  }
+
+  // Every coefficient of p is positive and every monomial's interval is >= 0.
+  bool all_nonnegative_terms(const Poly &p) {
+    for (const auto &[monomial, k] : p) {
+      if (k <= 0 || monomial.empty()) return false;
+      const Interval range = poly_interval(Poly{{monomial, 1}});
+      if (!range.lo || *range.lo < 0) return false;
+    }
+    return true;
+  }
+
+  // p < d (INDEX, p without constant) as S < k when p = g*S + s with s's
+  // interval shorter than g: S >= k gives p >= g*k + lower(s) >= d, S <= k - 1
+  // gives p <= g*(k-1) + upper(s) < d. nullopt when no split applies.
+  std::optional<std::pair<Poly, Int>> compare_by_blocks(const Poly &p, Int d) {
+    for (Int g : block_sizes(p, 0)) {
+      auto [big, small] = blocks(p, g);
+      const Interval range = poly_interval(small);
+      if (!range.lo || !range.hi) continue;
+      const std::optional<Int> width = checked_sub(*range.hi, *range.lo);
+      const std::optional<Int> above = checked_sub(d, *range.lo);
+      if (!width || *width >= g || !above) continue;
+      const Int k = -floor_div(-*above, g);  // ceil((d - lower(s)) / g)
+      const std::optional<Int> top = checked_mul(g, k - 1);
+      const std::optional<Int> reach = top ? checked_add(*top, *range.hi) : std::nullopt;
+      if (!reach || *reach >= d) continue;
+      return std::make_pair(std::move(big), k);
+    }
+    return std::nullopt;
+  }
+
   LinearMode mode_;
+  BoundsOracle bounds_;
+  std::map<std::string, Interval> atom_bounds_;
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
   std::map<std::string, Expr> atoms_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
@@ -438,7 +815,8 @@ class LinearNormalizer::Impl : public Normalizer {
   using Normalizer::Normalizer;
 };
 
-LinearNormalizer::LinearNormalizer(LinearMode mode) : impl_(std::make_unique<Impl>(mode)) {}
+LinearNormalizer::LinearNormalizer(LinearMode mode, BoundsOracle bounds)
+    : impl_(std::make_unique<Impl>(mode, std::move(bounds))) {}
 LinearNormalizer::~LinearNormalizer() = default;
 
 Expr LinearNormalizer::normalize(const Expr &expr) {
@@ -446,6 +824,8 @@ Expr LinearNormalizer::normalize(const Expr &expr) {
   return out == expr ? expr : out;
 }
 
-Expr normalize_linear(const Expr &expr, LinearMode mode) { return LinearNormalizer(mode).normalize(expr); }
+Expr normalize_linear(const Expr &expr, LinearMode mode, BoundsOracle bounds) {
+  return LinearNormalizer(mode, std::move(bounds)).normalize(expr);
+}
 
 }  // namespace eqsat

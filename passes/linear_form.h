@@ -23,8 +23,10 @@
 // still chooses the cheapest spelling and the rules keep working on both.
 #pragma once
 
+#include <functional>
 #include <memory>
 
+#include "egraph/interval.h"
 #include "ir/expr.h"
 
 namespace eqsat {
@@ -44,14 +46,30 @@ namespace eqsat {
 //   2); ModForm  k * (N // m), m | k, as (k/m) * (N - N % m)   (x - x // 8 * 8
 //   is x % 8).
 enum class LinearMode { Plain, DivForm, ModForm };
-Expr normalize_linear(const Expr &expr, LinearMode mode = LinearMode::Plain);
+
+// The interval of an INDEX subterm's values under the run's facts (variable
+// bounds, assumptions), as the e-graph's interval analysis knows it. With one,
+// the normalizer also folds by bounds, as TVM's canonical simplifier and
+// tinygrad's "fold divmod with bounds" do. Writing N = g*S + s with g the gcd
+// of the large terms' coefficients and s the sum of the small terms:
+//   - N // c and N % c when s's interval lies in one block [k*g, (k+1)*g) and g
+//     divides c: N // c = (S + k) // (c/g), N % c = g*((S + k) % (c/g)) + s - k*g
+//     (`(a * 4 + b) // 12` with 0 <= b < 4 is `a // 3`); g = c is the case of a
+//     remainder that stays in one block (`(x * 8 + y) // 8` is x for 0 <= y < 8);
+//   - N < d when s's interval is shorter than g: N < d iff S < k for the k with
+//     g*k + lower(s) >= d and g*(k-1) + upper(s) < d (`a * 4 + b < 16` with 0
+//     <= b < 4 is `a < 4`).
+// An empty function (the default) knows nothing, and no bound is used.
+using BoundsOracle = std::function<Interval(const Expr &)>;
+
+Expr normalize_linear(const Expr &expr, LinearMode mode = LinearMode::Plain, BoundsOracle bounds = {});
 
 // The same, for many subterms of one expression: results are remembered by
 // node, so normalizing every subterm of a tree costs about as much as
 // normalizing the tree.
 class LinearNormalizer {
  public:
-  explicit LinearNormalizer(LinearMode mode);
+  explicit LinearNormalizer(LinearMode mode, BoundsOracle bounds = {});
   ~LinearNormalizer();
   LinearNormalizer(const LinearNormalizer &) = delete;
   LinearNormalizer &operator=(const LinearNormalizer &) = delete;

@@ -29,15 +29,29 @@ bool is_normalizable(const Expr &expr) {
     case Op::Gt:
     case Op::Ge:
       return is_integer(expr.arg(0).dtype());
+    case Op::And:
+    case Op::Or:
+      return true;
     default:
       return false;
   }
 }
 
+// The normal forms fold by bounds too (BoundsOracle): a subterm's interval is
+// its class's, under the facts asserted into the e-graph. A subterm the e-graph
+// does not hold yet is added (its interval computed from its children's); the
+// normal forms add it anyway.
 struct LinearForms {
-  LinearNormalizer plain{LinearMode::Plain};
-  LinearNormalizer div_form{LinearMode::DivForm};
-  LinearNormalizer mod_form{LinearMode::ModForm};
+  explicit LinearForms(EGraph &egraph)
+      : plain(LinearMode::Plain, bounds_in(egraph)),
+        div_form(LinearMode::DivForm, bounds_in(egraph)),
+        mod_form(LinearMode::ModForm, bounds_in(egraph)) {}
+  static BoundsOracle bounds_in(EGraph &egraph) {
+    return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+  }
+  LinearNormalizer plain;
+  LinearNormalizer div_form;
+  LinearNormalizer mod_form;
 };
 
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
@@ -47,7 +61,11 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
   bool changed = false;
   for (const Expr &arg : expr.args()) changed = add_linear_forms(egraph, forms, arg) || changed;
   if (!is_normalizable(expr)) return changed;
+  // An and/or chain is combined the same way in every mode: the plain one is
+  // enough.
+  const bool chain = expr.op() == Op::And || expr.op() == Op::Or;
   for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
+    if (chain && normalizer != &forms.plain) break;
     Expr normal = normalizer->normalize(expr);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
@@ -58,7 +76,7 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
 }
 
 bool add_linear_forms(EGraph &egraph, const Expr &expr) {
-  LinearForms forms;
+  LinearForms forms(egraph);
   return add_linear_forms(egraph, forms, expr);
 }
 

@@ -8,6 +8,8 @@
 
 #include <random>
 
+#include "egraph/egraph.h"
+#include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
 #include "verify/equivalence.h"
@@ -52,9 +54,33 @@ class RandomTree {
     return Expr::make(kOps[pick_in(0, 5)], DType::Bool, {integer(depth), integer(depth)});
   }
 
+  // A sum of small multiples of x, y, z (and a constant): few distinct forms,
+  // so the comparisons of a chain often share one.
+  Expr small_sum() {
+    Expr out = Expr::constant(Value::integer(t_, pick_in(-3, 3)));
+    for (const char *name : {"x", "y", "z"}) {
+      const int k = pick_in(-2, 2);
+      if (k != 0) out = Expr::make(Op::Add, t_, {out, Expr::make(Op::Mul, t_, {Expr::var(name, t_), constant_of(k)})});
+    }
+    return out;
+  }
+
+  // `c1 and c2 and ...` or the same with `or`, over comparisons of small sums.
+  Expr chain() {
+    static constexpr Op kOps[] = {Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge};
+    const Op op = pick_in(0, 1) ? Op::And : Op::Or;
+    Expr out;
+    for (int i = pick_in(2, 4); i > 0; --i) {
+      Expr leaf = Expr::make(kOps[pick_in(0, 5)], DType::Bool, {small_sum(), small_sum()});
+      out = out.valid() ? Expr::make(op, DType::Bool, {out, leaf}) : leaf;
+    }
+    return out;
+  }
+
  private:
   int pick_in(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   Expr constant() { return Expr::constant(Value::integer(t_, pick_in(-16, 16))); }
+  Expr constant_of(int v) { return Expr::constant(Value::integer(t_, v)); }
   Expr binary(Op op, int depth) { return Expr::make(op, t_, {integer(depth - 1), integer(depth - 1)}); }
 
   DType t_;
@@ -68,6 +94,21 @@ void expect_all_modes_equal(const Expr &input, const Facts &facts) {
     const EquivalenceResult result = verify_equivalent(input, output, facts);
     EXPECT_NE(result.status, Status::Counterexample)
         << print(input) << "  =>  " << print(output) << " (mode " << int(mode) << "): " << result.detail;
+  }
+}
+
+// The same with the bounds of `facts` known to the normalizer, through an
+// e-graph's interval analysis as simplify_expr gives them.
+void expect_all_modes_equal_under_bounds(const Expr &input, const Facts &facts) {
+  EGraph egraph;
+  for (const auto &[name, interval] : facts.bounds) egraph.set_var_interval(name, interval);
+  const BoundsOracle bounds = [&egraph](const Expr &e) { return egraph.data(egraph.add_expr(e)).interval; };
+  for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
+    const Expr output = normalize_linear(input, mode, bounds);
+    if (output == input) continue;
+    const EquivalenceResult result = verify_equivalent(input, output, facts);
+    EXPECT_NE(result.status, Status::Counterexample)
+        << print(input) << "  =>  " << print(output) << " (mode " << int(mode) << ", bounded): " << result.detail;
   }
 }
 
@@ -94,6 +135,43 @@ TEST(LinearFormVsZ3, RandomFixedWidthArithmeticWraps) {
       expect_all_modes_equal(tree.integer(4), facts);
       expect_all_modes_equal(tree.comparison(3), facts);
     }
+  }
+}
+
+TEST(LinearFormVsZ3, RandomIndexArithmeticUnderBounds) {
+  RandomTree tree(DType::Index, 11);
+  Facts facts = facts_of(DType::Index);
+  facts.bounds["x"] = Interval::range(0, 3);
+  facts.bounds["y"] = Interval::range(-2, 5);
+  facts.bounds["z"] = Interval::range(0, 40);
+  for (int i = 0; i < 80; ++i) {
+    expect_all_modes_equal_under_bounds(tree.integer(4), facts);
+    expect_all_modes_equal_under_bounds(tree.comparison(3), facts);
+  }
+}
+
+TEST(LinearFormVsZ3, BoundedDivisionAndComparisonExamples) {
+  // The shapes the bounds exist for, each both folded and checked.
+  Facts facts = facts_of(DType::Index);
+  facts.bounds["x"] = Interval::range(0, 3);
+  facts.bounds["y"] = Interval::range(0, 100);
+  for (const char *text : {"(y * 4 + x) // 12", "(y * 4 + x) % 12", "(x * 3 + 3) // 4", "(x * 3 + 3) % 4",
+                           "y * 4 + x < 16", "y * 4 + x <= 17", "x * 3 + y * 4 < 1", "(y * 128 + x * 4 + 3) // 512"}) {
+    const Expr input = parse_expr(text, facts.var_typer()).value();
+    EGraph egraph;
+    for (const auto &[name, interval] : facts.bounds) egraph.set_var_interval(name, interval);
+    const Expr output = normalize_linear(input, LinearMode::Plain,
+                                         [&egraph](const Expr &e) { return egraph.data(egraph.add_expr(e)).interval; });
+    EXPECT_NE(output, input) << text;
+    expect_all_modes_equal_under_bounds(input, facts);
+  }
+}
+
+TEST(LinearFormVsZ3, RandomAndOrChainsOfComparisons) {
+  for (DType t : {DType::Index, DType::Int8, DType::UInt8}) {
+    RandomTree tree(t, 13);
+    const Facts facts = facts_of(t);
+    for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.chain(), facts);
   }
 }
 
