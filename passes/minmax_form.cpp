@@ -1,0 +1,280 @@
+#include "passes/minmax_form.h"
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/print.h"
+#include "passes/linear_form.h"
+
+namespace eqsat {
+
+namespace {
+
+// Thrown when a coefficient leaves the 128-bit range: the input is then kept.
+struct Overflow {};
+
+Int checked_add(Int a, Int b) {
+  Int out;
+  if (__builtin_add_overflow(a, b, &out)) throw Overflow{};
+  return out;
+}
+
+Int checked_mul(Int a, Int b) {
+  Int out;
+  if (__builtin_mul_overflow(a, b, &out)) throw Overflow{};
+  return out;
+}
+
+bool is_ring_op(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Neg; }
+
+bool is_index_minmax(const Expr &expr) {
+  return expr.dtype() == DType::Index && (expr.op() == Op::Min || expr.op() == Op::Max);
+}
+
+// A sum of atoms with integer coefficients plus a constant, INDEX.
+struct Linear {
+  std::map<std::string, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
+  Int constant = 0;
+
+  Int coefficient(const std::string &text) const {
+    auto it = terms.find(text);
+    return it == terms.end() ? 0 : it->second.second;
+  }
+
+  void add_term(const std::string &text, const Expr &atom, Int coefficient) {
+    auto [it, inserted] = terms.try_emplace(text, atom, 0);
+    it->second.second = checked_add(it->second.second, coefficient);
+    if (it->second.second == 0) terms.erase(it);
+  }
+
+  void add(const Linear &other, Int scale) {
+    for (const auto &[text, term] : other.terms) add_term(text, term.first, checked_mul(term.second, scale));
+    constant = checked_add(constant, checked_mul(other.constant, scale));
+  }
+
+  // The terms without the constant, as text: which operand is written first.
+  std::string shape() const {
+    std::string out;
+    for (const auto &[text, term] : terms) out += print(Expr::constant(Value::integer(DType::Index, term.second))) + "*" + text + ";";
+    return out;
+  }
+};
+
+Expr index_const(Int v) { return Expr::constant(Value::integer(DType::Index, v)); }
+
+// The sum written naively; the linear normal form orders it afterwards.
+Expr write(const Linear &linear) {
+  Expr out;
+  for (const auto &[text, term] : linear.terms) {
+    Expr product = term.second == 1 ? term.first : Expr::make(Op::Mul, DType::Index, {term.first, index_const(term.second)});
+    out = out.valid() ? Expr::make(Op::Add, DType::Index, {out, product}) : product;
+  }
+  if (!out.valid()) return index_const(linear.constant);
+  if (linear.constant != 0) out = Expr::make(Op::Add, DType::Index, {out, index_const(linear.constant)});
+  return out;
+}
+
+class MinMaxOffsets {
+ public:
+  Expr rewrite(const Expr &expr) {
+    if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
+    if (auto it = memo_.find(expr.identity()); it != memo_.end()) return it->second.second;
+    Expr out = rewrite_uncached(expr);
+    memo_.emplace(expr.identity(), std::make_pair(expr, out));  // keeps expr alive: its address stays unique
+    return out;
+  }
+
+ private:
+  Expr rewrite_uncached(const Expr &expr) {
+    if (expr.dtype() == DType::Index && is_ring_op(expr.op())) return rewrite_sum(expr);
+    if (is_index_minmax(expr)) {
+      std::vector<Linear> operands;
+      flatten(expr, expr.op(), Linear{}, operands);
+      return minmax(expr.op(), std::move(operands));
+    }
+    std::vector<Expr> args;
+    args.reserve(expr.args().size());
+    bool changed = false;
+    for (const Expr &arg : expr.args()) {
+      args.push_back(rewrite(arg));
+      changed = changed || args.back() != arg;
+    }
+    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+  }
+
+  // Adds scale * expr to `out`. With `rewrite_atoms`, each atom is first put in
+  // normal form, and read through when that made it a sum (`min(..) + k`).
+  void read(const Expr &expr, Int scale, Linear &out, bool rewrite_atoms) {
+    switch (expr.op()) {
+      case Op::Add:
+        read(expr.arg(0), scale, out, rewrite_atoms);
+        read(expr.arg(1), scale, out, rewrite_atoms);
+        return;
+      case Op::Sub:
+        read(expr.arg(0), scale, out, rewrite_atoms);
+        read(expr.arg(1), checked_mul(scale, -1), out, rewrite_atoms);
+        return;
+      case Op::Neg:
+        read(expr.arg(0), checked_mul(scale, -1), out, rewrite_atoms);
+        return;
+      case Op::Mul:
+        for (int k = 0; k < 2; ++k)
+          if (expr.arg(k).is_const())
+            return read(expr.arg(1 - k), checked_mul(scale, expr.arg(k).value().i), out, rewrite_atoms);
+        break;
+      case Op::Const:
+        out.constant = checked_add(out.constant, checked_mul(scale, expr.value().i));
+        return;
+      default:
+        break;
+    }
+    Expr atom = expr;
+    if (rewrite_atoms) {
+      // A product of two sums is an atom whose factors are normalized inside.
+      atom = expr.op() == Op::Mul ? with_rewritten_args(expr) : rewrite(expr);
+      if (is_ring_op(atom.op()) && expr.op() != Op::Mul) return read(atom, scale, out, false);
+    }
+    out.add_term(print(atom), atom, scale);
+  }
+
+  Expr with_rewritten_args(const Expr &expr) {
+    std::vector<Expr> args;
+    bool changed = false;
+    for (const Expr &arg : expr.args()) {
+      args.push_back(rewrite(arg));
+      changed = changed || args.back() != arg;
+    }
+    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+  }
+
+  // The operands of a chain min(min(a, b), ...) (or max), each plus `offset`,
+  // read through sums `min(..) + t` of the same operation: min(a, min(b, d) +
+  // 1) is min(a, b + 1, d + 1).
+  void flatten(const Expr &expr, Op op, const Linear &offset, std::vector<Linear> &operands) {
+    if (expr.op() == op) {
+      flatten(expr.arg(0), op, offset, operands);
+      flatten(expr.arg(1), op, offset, operands);
+      return;
+    }
+    Linear operand;
+    read(expr, 1, operand, true);
+    for (const auto &[text, term] : operand.terms) {
+      if (term.first.op() != op || term.second != 1) continue;
+      const Expr atom = term.first;
+      Linear inner = operand;  // the terms beside the inner chain: its offset
+      inner.add_term(text, atom, -1);
+      inner.add(offset, 1);
+      flatten(atom, op, inner, operands);
+      return;
+    }
+    operand.add(offset, 1);
+    operands.push_back(std::move(operand));
+  }
+
+  // min(a, b, ...) (or max) with the operands that another one with the same
+  // terms dominates dropped (min(x, x + 1) is x), then the terms common to all
+  // operands, and the constant of the operand written first, moved out:
+  // min(a - k, b - k, ...) + k.
+  Expr minmax(Op op, std::vector<Linear> operands) {
+    std::vector<Linear> kept;
+    for (Linear &operand : operands) {
+      bool merged = false;
+      for (Linear &other : kept) {
+        if (other.terms.size() != operand.terms.size() || other.shape() != operand.shape()) continue;
+        if (op == Op::Min ? operand.constant < other.constant : operand.constant > other.constant)
+          other.constant = operand.constant;
+        merged = true;
+        break;
+      }
+      if (!merged) kept.push_back(std::move(operand));
+    }
+    Linear common = kept[0];
+    common.constant = 0;
+    for (std::size_t i = 1; i < kept.size(); ++i) {
+      Linear next;
+      for (const auto &[text, term] : common.terms)
+        if (kept[i].coefficient(text) == term.second) next.add_term(text, term.first, term.second);
+      common = std::move(next);
+    }
+    std::size_t first = 0;
+    std::vector<std::string> shapes;
+    for (Linear &operand : kept) {
+      operand.add(common, -1);
+      shapes.push_back(operand.shape());
+    }
+    for (std::size_t i = 1; i < kept.size(); ++i)
+      if (shapes[i] < shapes[first]) first = i;
+    common.constant = kept[first].constant;
+    Expr chain;
+    for (Linear &operand : kept) {
+      operand.constant = checked_add(operand.constant, -common.constant);
+      Expr written = write(operand);
+      chain = chain.valid() ? Expr::make(op, DType::Index, {chain, written}) : written;
+    }
+    if (common.terms.empty() && common.constant == 0) return chain;
+    return Expr::make(Op::Add, DType::Index, {chain, write(common)});
+  }
+
+  // A sum: its atoms in normal form, and the terms that cancel with an operand
+  // of one min or max of coefficient 1 or -1 moved into it.
+  Expr rewrite_sum(const Expr &expr) {
+    Linear sum;
+    read(expr, 1, sum, true);
+    for (const auto &[text, term] : sum.terms) {
+      const auto &[atom, sign] = term;
+      if (!is_index_minmax(atom) || (sign != 1 && sign != -1)) continue;
+      Linear a, b;
+      read(atom.arg(0), 1, a, false);
+      read(atom.arg(1), 1, b, false);
+      // sum = sign * m + rest = sign * (m + sign * rest)
+      Linear rest = sum;
+      rest.add_term(text, atom, -sign);
+      Linear moved;
+      for (const auto &[rest_text, rest_term] : rest.terms) {
+        const Int c = checked_mul(rest_term.second, sign);
+        const Int in_a = a.coefficient(rest_text), in_b = b.coefficient(rest_text);
+        if ((in_a != 0 && checked_add(in_a, c) == 0) || (in_b != 0 && checked_add(in_b, c) == 0))
+          moved.add_term(rest_text, rest_term.first, c);
+      }
+      if (moved.terms.empty()) continue;
+      a.add(moved, 1);
+      b.add(moved, 1);
+      rest.add(moved, -sign);
+      std::vector<Linear> operands;
+      operands.push_back(std::move(a));
+      operands.push_back(std::move(b));
+      Expr m = minmax(atom.op(), std::move(operands));
+      if (sign == -1) m = Expr::make(Op::Neg, DType::Index, {m});
+      return Expr::make(Op::Add, DType::Index, {m, write(rest)});
+    }
+    return write(sum);
+  }
+
+  std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;
+};
+
+bool has_index_minmax(const Expr &expr) {
+  if (is_index_minmax(expr)) return true;
+  for (const Expr &arg : expr.args())
+    if (has_index_minmax(arg)) return true;
+  return false;
+}
+
+}  // namespace
+
+Expr normalize_minmax_offsets(const Expr &expr) {
+  if (!has_index_minmax(expr)) return expr;
+  try {
+    Expr out = MinMaxOffsets().rewrite(expr);
+    if (out == expr) return expr;
+    out = normalize_linear(out);
+    return out == expr ? expr : out;
+  } catch (const Overflow &) {
+    return expr;
+  }
+}
+
+}  // namespace eqsat
