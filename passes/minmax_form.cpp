@@ -205,8 +205,10 @@ class MinMaxOffsets {
       operand.add(common, -1);
       shapes.push_back(operand.shape());
     }
+    // A constant operand is never the one written first: min(y + 1, 4) stays
+    // as it is rather than becoming min(y - 3, 0) + 4.
     for (std::size_t i = 1; i < kept.size(); ++i)
-      if (shapes[i] < shapes[first]) first = i;
+      if (shapes[first].empty() || (!shapes[i].empty() && shapes[i] < shapes[first])) first = i;
     common.constant = kept[first].constant;
     Expr chain;
     for (Linear &operand : kept) {

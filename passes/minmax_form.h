@@ -10,7 +10,7 @@
 //     `min(x, y + 1)`;
 //   - common terms leave a min or max: `min(x + y + z, x + w)` is
 //     `min(y + z, w) + x`, and so does the constant of the operand written first
-//     (the one whose other terms print first), so that `min(x + 1, y)` becomes
+//     (the one whose other terms print first; never a constant one), so that `min(x + 1, y)` becomes
 //     `min(x, y - 1) + 1` and meets `min(x, y - 1)`;
 //   - terms of a sum around a min (or max) with coefficient 1 or -1 that cancel
 //     a term of one of its operands move into it: `min(x + y, z) + w - x` is
