@@ -1,6 +1,7 @@
 #include "passes/minmax_form.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -26,6 +27,13 @@ Int checked_mul(Int a, Int b) {
   Int out;
   if (__builtin_mul_overflow(a, b, &out)) throw Overflow{};
   return out;
+}
+
+Int gcd(Int a, Int b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b != 0) a = std::exchange(b, a % b);
+  return a;
 }
 
 bool is_ring_op(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Neg; }
@@ -199,16 +207,39 @@ class MinMaxOffsets {
         if (kept[i].coefficient(text) == term.second) next.add_term(text, term.first, term.second);
       common = std::move(next);
     }
+    // The operand written first: its terms print first, and it is never a
+    // constant one (min(y + 1, 4) stays rather than becoming min(y - 3, 0) + 4).
     std::size_t first = 0;
     std::vector<std::string> shapes;
     for (Linear &operand : kept) {
       operand.add(common, -1);
       shapes.push_back(operand.shape());
     }
-    // A constant operand is never the one written first: min(y + 1, 4) stays
-    // as it is rather than becoming min(y - 3, 0) + 4.
     for (std::size_t i = 1; i < kept.size(); ++i)
       if (shapes[first].empty() || (!shapes[i].empty() && shapes[i] < shapes[first])) first = i;
+    // A factor of every coefficient and constant leaves too, turning min into max
+    // when it is negative (the first operand's first coefficient): min(x * -4 + 8,
+    // y * -4) is max(x - 2, y) * -4. The constants then stay where they are.
+    Int factor = 0;
+    for (const Linear &operand : kept) {
+      for (const auto &[text, term] : operand.terms) factor = gcd(factor, term.second);
+      factor = gcd(factor, operand.constant);
+    }
+    if (!kept[first].terms.empty() && kept[first].terms.begin()->second.second < 0) factor = -factor;
+    if (factor != 0 && factor != 1) {
+      Expr chain;
+      const Op scaled_op = factor > 0 ? op : (op == Op::Min ? Op::Max : Op::Min);
+      for (const Linear &operand : kept) {
+        Linear divided;
+        for (const auto &[text, term] : operand.terms) divided.add_term(text, term.first, term.second / factor);
+        divided.constant = operand.constant / factor;
+        Expr written = write(divided);
+        chain = chain.valid() ? Expr::make(scaled_op, DType::Index, {chain, written}) : written;
+      }
+      Expr scaled = Expr::make(Op::Mul, DType::Index, {chain, index_const(factor)});
+      if (common.terms.empty()) return scaled;
+      return Expr::make(Op::Add, DType::Index, {scaled, write(common)});
+    }
     common.constant = kept[first].constant;
     Expr chain;
     for (Linear &operand : kept) {
@@ -220,11 +251,59 @@ class MinMaxOffsets {
     return Expr::make(Op::Add, DType::Index, {chain, write(common)});
   }
 
+  // m1 - m2 for a min (or max) of one shared operand b whose other operands
+  // differ by a constant: with d = b - a, min(a + k1, b) - min(a + k2, b) is
+  // min(k1, d) - min(k2, d), a clamp of d.
+  std::optional<Expr> difference(const Expr &m1, const Expr &m2) {
+    if (m1.op() != m2.op()) return std::nullopt;
+    Linear first[2], second[2];
+    for (int k = 0; k < 2; ++k) {
+      read(m1.arg(k), 1, first[k], false);
+      read(m2.arg(k), 1, second[k], false);
+    }
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        const Linear &b = first[1 - i];
+        const Linear &a1 = first[i], &a2 = second[j];
+        if (b.shape() != second[1 - j].shape() || b.constant != second[1 - j].constant) continue;
+        if (a1.terms.empty() || a1.shape() != a2.shape()) continue;
+        const Int k1 = a1.constant, k2 = a2.constant;
+        Linear a = a1;
+        a.constant = 0;
+        Linear d = b;  // b - a
+        d.add(a, -1);
+        Linear e = a;  // a - b
+        e.add(b, -1);
+        auto make = [](Op op, const Expr &x, Int c) { return Expr::make(op, DType::Index, {x, index_const(c)}); };
+        const Int neg_k1 = checked_mul(k1, -1), neg_k2 = checked_mul(k2, -1);
+        if (m1.op() == Op::Min) {
+          if (k1 >= k2) return make(Op::Add, make(Op::Max, make(Op::Min, write(d), k1), k2), neg_k2);
+          return make(Op::Add, make(Op::Min, make(Op::Max, write(e), neg_k2), neg_k1), k1);
+        }
+        if (k1 >= k2) return make(Op::Add, make(Op::Min, make(Op::Max, write(e), neg_k1), neg_k2), k1);
+        return make(Op::Add, make(Op::Max, make(Op::Min, write(d), k2), k1), neg_k2);
+      }
+    }
+    return std::nullopt;
+  }
+
   // A sum: its atoms in normal form, and the terms that cancel with an operand
   // of one min or max of coefficient 1 or -1 moved into it.
   Expr rewrite_sum(const Expr &expr) {
     Linear sum;
     read(expr, 1, sum, true);
+    for (const auto &[text1, term1] : sum.terms) {
+      if (!is_index_minmax(term1.first) || term1.second != 1) continue;
+      for (const auto &[text2, term2] : sum.terms) {
+        if (!is_index_minmax(term2.first) || term2.second != -1) continue;
+        std::optional<Expr> clamp = difference(term1.first, term2.first);
+        if (!clamp) continue;
+        Linear rest = sum;
+        rest.add_term(text1, term1.first, -1);
+        rest.add_term(text2, term2.first, 1);
+        return Expr::make(Op::Add, DType::Index, {*clamp, write(rest)});
+      }
+    }
     for (const auto &[text, term] : sum.terms) {
       const auto &[atom, sign] = term;
       if (!is_index_minmax(atom) || (sign != 1 && sign != -1)) continue;
