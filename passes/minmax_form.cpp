@@ -226,7 +226,7 @@ class MinMaxOffsets {
       factor = gcd(factor, operand.constant);
     }
     if (!kept[first].terms.empty() && kept[first].terms.begin()->second.second < 0) factor = -factor;
-    if (factor != 0 && factor != 1) {
+    if (factor > 1 || factor < -1) {
       Expr chain;
       const Op scaled_op = factor > 0 ? op : (op == Op::Min ? Op::Max : Op::Min);
       for (const Linear &operand : kept) {
@@ -241,14 +241,78 @@ class MinMaxOffsets {
       return Expr::make(Op::Add, DType::Index, {scaled, write(common)});
     }
     common.constant = kept[first].constant;
-    Expr chain;
-    for (Linear &operand : kept) {
-      operand.constant = checked_add(operand.constant, -common.constant);
-      Expr written = write(operand);
-      chain = chain.valid() ? Expr::make(op, DType::Index, {chain, written}) : written;
-    }
+    for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
+    Expr chain = write_chain(op, std::move(kept));
     if (common.terms.empty() && common.constant == 0) return chain;
     return Expr::make(Op::Add, DType::Index, {chain, write(common)});
+  }
+
+  // sum = sign * (n // c) + rest: the terms t of sign * rest whose multiple
+  // c * t cancels a term of n, or of an operand of a min or max of n, move into
+  // the numerator (n // c + t = (n + c * t) // c) and on into that min or max:
+  // min(x * 12 + y, z) // 4 - x * 3 is min(y, z - x * 12) // 4.
+  std::optional<Expr> move_into_quotient(const Linear &sum, const std::string &text, const Expr &atom, Int sign) {
+    if (atom.op() != Op::FloorDiv || atom.dtype() != DType::Index || !atom.arg(1).is_const() ||
+        atom.arg(1).value().i <= 0)
+      return std::nullopt;
+    const Int divisor = atom.arg(1).value().i;
+    Linear numerator;
+    read(atom.arg(0), 1, numerator, true);
+    std::vector<Linear> targets{numerator};
+    for (const auto &[inner_text, inner] : numerator.terms)
+      if (is_index_minmax(inner.first) && inner.second == 1) flatten(inner.first, inner.first.op(), Linear{}, targets);
+    Linear rest = sum;
+    rest.add_term(text, atom, -sign);
+    Linear moved;  // c * t
+    Linear taken;  // t, as it leaves the sum
+    for (const auto &[rest_text, rest_term] : rest.terms) {
+      const Int scaled = checked_mul(checked_mul(rest_term.second, sign), divisor);
+      for (const Linear &target : targets) {
+        const Int in_target = target.coefficient(rest_text);
+        if (in_target != 0 && checked_add(in_target, scaled) == 0) {
+          moved.add_term(rest_text, rest_term.first, scaled);
+          taken.add_term(rest_text, rest_term.first, rest_term.second);
+          break;
+        }
+      }
+    }
+    if (moved.terms.empty()) return std::nullopt;
+    rest.add(taken, -1);
+    Expr new_numerator = rewrite(Expr::make(Op::Add, DType::Index, {atom.arg(0), write(moved)}));
+    Expr quotient = Expr::make(Op::FloorDiv, DType::Index, {new_numerator, atom.arg(1)});
+    if (sign == -1) quotient = Expr::make(Op::Neg, DType::Index, {quotient});
+    return Expr::make(Op::Add, DType::Index, {quotient, write(rest)});
+  }
+
+  // A chain of three or more operands, those that share a term (the one most
+  // share, not all) grouped, so that it leaves them: min(z, y - x, w - x) is
+  // min(min(y, w) - x, z).
+  Expr write_chain(Op op, std::vector<Linear> operands) {
+    std::map<std::pair<std::string, Int>, std::size_t> sharing;
+    if (operands.size() >= 3)
+      for (const Linear &operand : operands)
+        for (const auto &[text, term] : operand.terms) ++sharing[{text, term.second}];
+    const std::pair<std::string, Int> *best = nullptr;
+    std::size_t best_count = 1;
+    for (const auto &[term, count] : sharing)
+      if (count > best_count && count < operands.size()) {
+        best = &term;
+        best_count = count;
+      }
+    Expr chain;
+    auto append = [&](const Expr &written) {
+      chain = chain.valid() ? Expr::make(op, DType::Index, {chain, written}) : written;
+    };
+    if (best) {
+      std::vector<Linear> group, others;
+      for (Linear &operand : operands)
+        (operand.coefficient(best->first) == best->second ? group : others).push_back(std::move(operand));
+      append(minmax(op, std::move(group)));
+      for (const Linear &operand : others) append(write(operand));
+      return chain;
+    }
+    for (const Linear &operand : operands) append(write(operand));
+    return chain;
   }
 
   // m1 - m2 for a min (or max) of one shared operand b whose other operands
@@ -306,27 +370,28 @@ class MinMaxOffsets {
     }
     for (const auto &[text, term] : sum.terms) {
       const auto &[atom, sign] = term;
-      if (!is_index_minmax(atom) || (sign != 1 && sign != -1)) continue;
-      Linear a, b;
-      read(atom.arg(0), 1, a, false);
-      read(atom.arg(1), 1, b, false);
+      if (sign != 1 && sign != -1) continue;
+      if (std::optional<Expr> moved = move_into_quotient(sum, text, atom, sign)) return *moved;
+      if (!is_index_minmax(atom)) continue;
+      std::vector<Linear> operands;
+      flatten(atom, atom.op(), Linear{}, operands);
       // sum = sign * m + rest = sign * (m + sign * rest)
       Linear rest = sum;
       rest.add_term(text, atom, -sign);
       Linear moved;
       for (const auto &[rest_text, rest_term] : rest.terms) {
         const Int c = checked_mul(rest_term.second, sign);
-        const Int in_a = a.coefficient(rest_text), in_b = b.coefficient(rest_text);
-        if ((in_a != 0 && checked_add(in_a, c) == 0) || (in_b != 0 && checked_add(in_b, c) == 0))
-          moved.add_term(rest_text, rest_term.first, c);
+        for (const Linear &operand : operands) {
+          const Int in_operand = operand.coefficient(rest_text);
+          if (in_operand != 0 && checked_add(in_operand, c) == 0) {
+            moved.add_term(rest_text, rest_term.first, c);
+            break;
+          }
+        }
       }
       if (moved.terms.empty()) continue;
-      a.add(moved, 1);
-      b.add(moved, 1);
+      for (Linear &operand : operands) operand.add(moved, 1);
       rest.add(moved, -sign);
-      std::vector<Linear> operands;
-      operands.push_back(std::move(a));
-      operands.push_back(std::move(b));
       Expr m = minmax(atom.op(), std::move(operands));
       if (sign == -1) m = Expr::make(Op::Neg, DType::Index, {m});
       return Expr::make(Op::Add, DType::Index, {m, write(rest)});
