@@ -1,5 +1,6 @@
 #include "passes/minmax_form.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +88,8 @@ Expr write(const Linear &linear) {
 
 class MinMaxOffsets {
  public:
+  explicit MinMaxOffsets(MinMaxConstants constants) : constants_(constants) {}
+
   Expr rewrite(const Expr &expr) {
     if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
     if (auto it = memo_.find(expr.identity()); it != memo_.end()) return it->second.second;
@@ -240,8 +243,13 @@ class MinMaxOffsets {
       if (common.terms.empty()) return scaled;
       return Expr::make(Op::Add, DType::Index, {scaled, write(common)});
     }
-    common.constant = kept[first].constant;
+    common.constant = constants_ == MinMaxConstants::MoveOut ? kept[first].constant : 0;
     for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
+    // In a canonical order, so that equal chains are written alike.
+    std::stable_sort(kept.begin(), kept.end(), [](const Linear &l, const Linear &r) {
+      const std::string ls = l.shape(), rs = r.shape();
+      return ls != rs ? ls < rs : l.constant < r.constant;
+    });
     Expr chain = write_chain(op, std::move(kept));
     if (common.terms.empty() && common.constant == 0) return chain;
     return Expr::make(Op::Add, DType::Index, {chain, write(common)});
@@ -399,6 +407,7 @@ class MinMaxOffsets {
     return write(sum);
   }
 
+  MinMaxConstants constants_;
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;
 };
 
@@ -411,10 +420,10 @@ bool has_index_minmax(const Expr &expr) {
 
 }  // namespace
 
-Expr normalize_minmax_offsets(const Expr &expr) {
+Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants) {
   if (!has_index_minmax(expr)) return expr;
   try {
-    Expr out = MinMaxOffsets().rewrite(expr);
+    Expr out = MinMaxOffsets(constants).rewrite(expr);
     if (out == expr) return expr;
     out = normalize_linear(out);
     return out == expr ? expr : out;

@@ -27,8 +27,13 @@
 
 namespace eqsat {
 
+// Whether the constant of a min's first operand leaves it. Moved out, offsets of
+// one min meet (`min(x, y - 1) + 1`); kept, the form is smaller where they need
+// not (`min(b + 1, c) + a`). simplify_expr adds both forms.
+enum class MinMaxConstants { MoveOut, Keep };
+
 // `expr` with its INDEX min/max offsets in normal form, then linearly
 // normalized. Returns `expr` itself when there is no min or max to move across.
-Expr normalize_minmax_offsets(const Expr &expr);
+Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants = MinMaxConstants::MoveOut);
 
 }  // namespace eqsat

@@ -78,11 +78,15 @@ bool add_condition_forms(EGraph &egraph, const Expr &expr) {
 // Merges the class of `expr` with its form whose INDEX min/max offsets are in
 // normal form (passes/minmax_form.h). Returns whether a class changed.
 bool add_minmax_forms(EGraph &egraph, const Expr &expr) {
-  Expr normal = normalize_minmax_offsets(expr);
-  if (normal == expr) return false;
-  ClassId original = egraph.add_expr(expr);
-  ClassId normalized = egraph.add_expr(normal);
-  return egraph.merge(original, normalized);
+  bool changed = false;
+  for (MinMaxConstants constants : {MinMaxConstants::MoveOut, MinMaxConstants::Keep}) {
+    Expr normal = normalize_minmax_offsets(expr, constants);
+    if (normal == expr) continue;
+    ClassId original = egraph.add_expr(expr);
+    ClassId normalized = egraph.add_expr(normal);
+    changed = egraph.merge(original, normalized) || changed;
+  }
+  return changed;
 }
 
 void accumulate(RunReport &total, const RunReport &round) {
