@@ -191,16 +191,16 @@ class MinMaxOffsets {
   // min(a - k, b - k, ...) + k.
   Expr minmax(Op op, std::vector<Linear> operands) {
     std::vector<Linear> kept;
+    std::map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
     for (Linear &operand : operands) {
-      bool merged = false;
-      for (Linear &other : kept) {
-        if (other.terms.size() != operand.terms.size() || other.shape() != operand.shape()) continue;
-        if (op == Op::Min ? operand.constant < other.constant : operand.constant > other.constant)
-          other.constant = operand.constant;
-        merged = true;
-        break;
+      auto [it, inserted] = kept_by_shape.try_emplace(operand.shape(), kept.size());
+      if (inserted) {
+        kept.push_back(std::move(operand));
+        continue;
       }
-      if (!merged) kept.push_back(std::move(operand));
+      Linear &other = kept[it->second];
+      if (op == Op::Min ? operand.constant < other.constant : operand.constant > other.constant)
+        other.constant = operand.constant;
     }
     Linear common = kept[0];
     common.constant = 0;
