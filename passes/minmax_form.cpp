@@ -67,7 +67,8 @@ struct Linear {
   // The terms without the constant, as text: which operand is written first.
   std::string shape() const {
     std::string out;
-    for (const auto &[text, term] : terms) out += print(Expr::constant(Value::integer(DType::Index, term.second))) + "*" + text + ";";
+    for (const auto &[text, term] : terms)
+      out += print(Expr::constant(Value::integer(DType::Index, term.second))) + "*" + text + ";";
     return out;
   }
 };
@@ -78,7 +79,8 @@ Expr index_const(Int v) { return Expr::constant(Value::integer(DType::Index, v))
 Expr write(const Linear &linear) {
   Expr out;
   for (const auto &[text, term] : linear.terms) {
-    Expr product = term.second == 1 ? term.first : Expr::make(Op::Mul, DType::Index, {term.first, index_const(term.second)});
+    Expr product =
+        term.second == 1 ? term.first : Expr::make(Op::Mul, DType::Index, {term.first, index_const(term.second)});
     out = out.valid() ? Expr::make(Op::Add, DType::Index, {out, product}) : product;
   }
   if (!out.valid()) return index_const(linear.constant);

@@ -100,8 +100,8 @@ void check_random_conditions(DType t, uint64_t seed, int cases) {
     if (output == input) continue;
     ++substituted;
     const EquivalenceResult result = verify_equivalent(input, output, facts);
-    EXPECT_NE(result.status, Status::Counterexample) << print(input) << "  =>  " << print(output) << ": "
-                                                     << result.detail;
+    EXPECT_NE(result.status, Status::Counterexample)
+        << print(input) << "  =>  " << print(output) << ": " << result.detail;
   }
   // The check means something only if the pass did substitute.
   EXPECT_GT(substituted, cases / 10);

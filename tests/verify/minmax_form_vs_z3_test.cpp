@@ -58,8 +58,8 @@ TEST(MinMaxFormVsZ3, RandomIndexSumsAroundMinAndMax) {
     if (output == input) continue;
     ++normalized;
     const EquivalenceResult result = verify_equivalent(input, output, facts);
-    EXPECT_NE(result.status, Status::Counterexample) << print(input) << "  =>  " << print(output) << ": "
-                                                     << result.detail;
+    EXPECT_NE(result.status, Status::Counterexample)
+        << print(input) << "  =>  " << print(output) << ": " << result.detail;
   }
   EXPECT_GT(normalized, 15);  // the check means something only if the pass did move offsets
 }
