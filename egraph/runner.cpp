@@ -1,6 +1,7 @@
 #include "egraph/runner.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <optional>
 #include <sstream>
@@ -134,9 +135,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     auto phase = Clock::now();
     matches.clear();
     const std::vector<ClassId> ids = egraph.class_ids();
+    // The dtypes some class has: a rule instance whose root has another matches
+    // nothing, and most rules have an instance per integer dtype.
+    std::array<bool, kNumDTypes> dtype_present{};
+    for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).data.dtype)] = true;
     for (std::size_t r = 0; r < rewrites.size(); ++r) {
       // A rule proved only under relaxed float semantics runs only where they are granted.
       if (!fast_math.includes(rewrites[r].fast_math)) continue;
+      if (!dtype_present[static_cast<std::size_t>(rewrites[r].lhs.root_node().dtype)]) continue;
       if (!backoff) {
         search_rewrite(egraph, rewrites, r, ids, RunLimits::kNoLimit, matches);
         continue;

@@ -2,7 +2,9 @@
 
 #include "extract/extract.h"
 #include "extract/extractor.h"
+#include "passes/condition_context.h"
 #include "passes/linear_form.h"
+#include "passes/minmax_form.h"
 
 namespace eqsat {
 
@@ -80,6 +82,31 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr) {
   return add_linear_forms(egraph, forms, expr);
 }
 
+// Merges the class of `expr` with its form whose subterms decided by their
+// conditions are constants (passes/condition_context.h). Returns whether a class
+// changed.
+bool add_condition_forms(EGraph &egraph, const Expr &expr) {
+  Expr substituted = substitute_conditions(expr);
+  if (substituted == expr) return false;
+  ClassId original = egraph.add_expr(expr);
+  ClassId decided = egraph.add_expr(substituted);
+  return egraph.merge(original, decided);
+}
+
+// Merges the class of `expr` with its form whose INDEX min/max offsets are in
+// normal form (passes/minmax_form.h). Returns whether a class changed.
+bool add_minmax_forms(EGraph &egraph, const Expr &expr) {
+  bool changed = false;
+  for (MinMaxConstants constants : {MinMaxConstants::MoveOut, MinMaxConstants::Keep}) {
+    Expr normal = normalize_minmax_offsets(expr, constants);
+    if (normal == expr) continue;
+    ClassId original = egraph.add_expr(expr);
+    ClassId normalized = egraph.add_expr(normal);
+    changed = egraph.merge(original, normalized) || changed;
+  }
+  return changed;
+}
+
 void accumulate(RunReport &total, const RunReport &round) {
   total.stop_reason = round.stop_reason;
   total.iterations += round.iterations;
@@ -105,7 +132,11 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   ClassId root = egraph.add_expr(input);
   // Normal forms are rewriting too: a run allowed no iteration gets none.
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
-  if (linear_forms) add_linear_forms(egraph, input);
+  if (linear_forms) {
+    add_linear_forms(egraph, input);
+    add_condition_forms(egraph, input);
+    add_minmax_forms(egraph, input);
+  }
   RunReport report;
   for (int round = 0;; ++round) {
     accumulate(report, run_rewrites(egraph, rules, options.limits, {}, options.fast_math));
@@ -114,7 +145,11 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
       break;
     Extracted best = TreeExtractor(egraph, costs).extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
-    if (!best.expr.valid() || !add_linear_forms(egraph, best.expr)) break;
+    if (!best.expr.valid()) break;
+    const bool linear_changed = add_linear_forms(egraph, best.expr);
+    const bool conditions_changed = add_condition_forms(egraph, best.expr);
+    const bool minmax_changed = add_minmax_forms(egraph, best.expr);
+    if (!linear_changed && !conditions_changed && !minmax_changed) break;
     egraph.rebuild();
   }
 

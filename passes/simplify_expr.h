@@ -22,7 +22,8 @@ struct SimplifyOptions {
   const CostProfile* costs = nullptr;  // nullptr: the default profile (cost = node count)
   ExtractOptions extract;              // which extractor (default: tree)
   // Between rounds of saturation, add the linear normal forms (passes/linear_form.h) of
-  // the best expression so far. Off only to see what the rules do alone (the
+  // the best expression so far, and its form with the subterms its conditions decide
+  // replaced by constants (passes/condition_context.h). Off only to see what the rules do alone (the
   // catalogue's examples show each rule by itself).
   bool linear_forms = true;
   // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.

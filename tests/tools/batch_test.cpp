@@ -208,7 +208,9 @@ TEST(Batch, AssumptionsAreUsed) {
 }
 
 TEST(Batch, ReportAddsTheRunnerReport) {
-  ToolRun run = run_eqsat({"batch", "-", "--report"}, R"~({"id": "r", "input": "min(x, x)"})~"
+  // A fold the rules make (min(x, x) would be folded by the min/max normal form
+  // before any rule runs).
+  ToolRun run = run_eqsat({"batch", "-", "--report"}, R"~({"id": "r", "input": "not (not (x < y))"})~"
                                                       "\n");
   ASSERT_EQ(run.status, 0) << run.err;
   std::vector<Json> got = json_lines(run.out);

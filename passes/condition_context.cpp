@@ -1,0 +1,420 @@
+#include "passes/condition_context.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/print.h"
+
+namespace eqsat {
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Comparisons as bounds on a linear form: `P <= v`, `P >= v`, `P == v`, `P != v`.
+// ---------------------------------------------------------------------------
+
+enum class Bound { Le, Ge, Eq, Ne };
+
+struct LinearFact {
+  std::string form;  // P, as text (with its dtype): the key facts are collected by
+  Bound bound;
+  Int value;
+};
+
+bool add_overflows(Int a, Int b, Int &out) { return __builtin_add_overflow(a, b, &out); }
+bool mul_overflows(Int a, Int b, Int &out) { return __builtin_mul_overflow(a, b, &out); }
+
+// Adds scale * expr to terms + constant (INDEX only). False on a coefficient
+// overflow: the comparison is then not read at all.
+bool read_linear(const Expr &expr, Int scale, std::map<std::string, Int> &terms, Int &constant) {
+  switch (expr.op()) {
+    case Op::Add:
+      return read_linear(expr.arg(0), scale, terms, constant) && read_linear(expr.arg(1), scale, terms, constant);
+    case Op::Sub: {
+      Int negated;
+      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), scale, terms, constant) &&
+             read_linear(expr.arg(1), negated, terms, constant);
+    }
+    case Op::Neg: {
+      Int negated;
+      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), negated, terms, constant);
+    }
+    case Op::Mul:
+      for (int k = 0; k < 2; ++k) {
+        if (!expr.arg(k).is_const()) continue;
+        Int scaled;
+        return !mul_overflows(scale, expr.arg(k).value().i, scaled) &&
+               read_linear(expr.arg(1 - k), scaled, terms, constant);
+      }
+      break;
+    case Op::Const: {
+      Int term;
+      return !mul_overflows(scale, expr.value().i, term) && !add_overflows(constant, term, constant);
+    }
+    default:
+      break;
+  }
+  Int &coefficient = terms[print(expr)];
+  return !add_overflows(coefficient, scale, coefficient);
+}
+
+Int gcd(Int a, Int b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b != 0) a = std::exchange(b, a % b);
+  return a;
+}
+
+Int floor_div(Int a, Int b) {  // b > 0
+  Int q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+Int ceil_div(Int a, Int b) { return -floor_div(-a, b); }  // b > 0
+
+// `P op v` as the bound it states.
+std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
+  switch (op) {
+    case Op::Eq:
+      return LinearFact{std::move(form), Bound::Eq, v};
+    case Op::Ne:
+      return LinearFact{std::move(form), Bound::Ne, v};
+    case Op::Le:
+      return LinearFact{std::move(form), Bound::Le, v};
+    case Op::Ge:
+      return LinearFact{std::move(form), Bound::Ge, v};
+    case Op::Lt:
+      return LinearFact{std::move(form), Bound::Le, v - 1};
+    case Op::Gt:
+      return LinearFact{std::move(form), Bound::Ge, v + 1};
+    default:
+      return std::nullopt;
+  }
+}
+
+Op mirror(Op op) {  // a op b  <=>  b mirror(op) a
+  switch (op) {
+    case Op::Lt:
+      return Op::Gt;
+    case Op::Gt:
+      return Op::Lt;
+    case Op::Le:
+      return Op::Ge;
+    case Op::Ge:
+      return Op::Le;
+    default:
+      return op;
+  }
+}
+
+bool is_compare(Op op) {
+  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+}
+
+// Reads an integer comparison as a bound on a linear form, or nullopt.
+std::optional<LinearFact> read_comparison(const Expr &expr) {
+  if (!is_compare(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+  const Expr &a = expr.arg(0);
+  const Expr &b = expr.arg(1);
+  const std::string dtype_tag(dtype_name(a.dtype()));
+  if (a.dtype() != DType::Index) {
+    // Fixed width: moving terms across would wrap; only `t op c` is read.
+    constexpr Int kLimit = Int(1) << 100;  // far outside every fixed-width range
+    if (b.is_const() && !a.is_const() && b.value().i < kLimit && b.value().i > -kLimit)
+      return make_fact(dtype_tag + ":" + print(a), expr.op(), b.value().i);
+    if (a.is_const() && !b.is_const() && a.value().i < kLimit && a.value().i > -kLimit)
+      return make_fact(dtype_tag + ":" + print(b), mirror(expr.op()), a.value().i);
+    return std::nullopt;
+  }
+  std::map<std::string, Int> terms;
+  Int constant = 0;
+  if (!read_linear(a, 1, terms, constant) || !read_linear(b, -1, terms, constant)) return std::nullopt;
+  std::erase_if(terms, [](const auto &term) { return term.second == 0; });
+  if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
+  // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
+  // coefficients, signed so that its first coefficient is positive.
+  Int divisor = 0;
+  for (const auto &term : terms) divisor = gcd(divisor, term.second);
+  const bool negate = terms.begin()->second < 0;
+  Op op = negate ? mirror(expr.op()) : expr.op();
+  Int v;
+  if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
+  constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
+  if (v >= kLimit || v <= -kLimit) return std::nullopt;
+  std::string form = dtype_tag + ":";
+  for (const auto &[text, coefficient] : terms)
+    form += print(Expr::constant(Value::integer(DType::Index, (negate ? -coefficient : coefficient) / divisor))) +
+            "*(" + text + ")+";
+  // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
+  switch (op) {
+    case Op::Lt:
+      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor)};
+    case Op::Le:
+      return LinearFact{form, Bound::Le, floor_div(v, divisor)};
+    case Op::Gt:
+      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor)};
+    case Op::Ge:
+      return LinearFact{form, Bound::Ge, ceil_div(v, divisor)};
+    case Op::Eq:
+    case Op::Ne:
+      if (v % divisor != 0) return std::nullopt;
+      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor};
+    default:
+      return std::nullopt;
+  }
+}
+
+// What the facts say about one linear form: lo <= P <= hi, P not in excluded.
+struct Range {
+  std::optional<Int> lo, hi;
+  std::set<Int> excluded;
+
+  void add(Bound bound, Int v) {
+    switch (bound) {
+      case Bound::Le:
+        if (!hi || v < *hi) hi = v;
+        break;
+      case Bound::Ge:
+        if (!lo || v > *lo) lo = v;
+        break;
+      case Bound::Eq:
+        add(Bound::Le, v);
+        add(Bound::Ge, v);
+        break;
+      case Bound::Ne:
+        excluded.insert(v);
+        break;
+    }
+  }
+
+  bool contains(Int v) const { return (!lo || *lo <= v) && (!hi || v <= *hi) && !excluded.contains(v); }
+
+  // Whether `P bound v` holds for every P of the range (true), for none (false).
+  std::optional<bool> decide(Bound bound, Int v) const {
+    switch (bound) {
+      case Bound::Le:
+        if (hi && *hi <= v) return true;
+        if (lo && *lo > v) return false;
+        return std::nullopt;
+      case Bound::Ge:
+        if (lo && *lo >= v) return true;
+        if (hi && *hi < v) return false;
+        return std::nullopt;
+      case Bound::Eq:
+        if (!contains(v)) return false;
+        if (lo && hi && *lo == v && *hi == v) return true;
+        return std::nullopt;
+      case Bound::Ne:
+        if (!contains(v)) return true;
+        if (lo && hi && *lo == v && *hi == v) return false;
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+};
+
+Bound negated(Bound bound) {
+  switch (bound) {
+    case Bound::Le:
+      return Bound::Ge;  // with v + 1, see Context::assume
+    case Bound::Ge:
+      return Bound::Le;
+    case Bound::Eq:
+      return Bound::Ne;
+    case Bound::Ne:
+      return Bound::Eq;
+  }
+  return bound;
+}
+
+// The comparison that is true exactly where `expr` is false, for integer
+// comparisons (`x < y` and `y <= x`); nullopt otherwise.
+std::optional<Expr> negated_comparison(const Expr &expr) {
+  if (!is_compare(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+  const Expr &a = expr.arg(0);
+  const Expr &b = expr.arg(1);
+  switch (expr.op()) {
+    case Op::Eq:
+      return Expr::make(Op::Ne, DType::Bool, {a, b});
+    case Op::Ne:
+      return Expr::make(Op::Eq, DType::Bool, {a, b});
+    case Op::Lt:
+      return Expr::make(Op::Le, DType::Bool, {b, a});
+    case Op::Le:
+      return Expr::make(Op::Lt, DType::Bool, {b, a});
+    case Op::Gt:
+      return Expr::make(Op::Le, DType::Bool, {a, b});
+    case Op::Ge:
+      return Expr::make(Op::Lt, DType::Bool, {a, b});
+    default:
+      return std::nullopt;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The context: BOOL terms known true or false, and bounds on linear forms.
+// ---------------------------------------------------------------------------
+
+class Context {
+ public:
+  // Records that `fact` has the value `value`.
+  void assume(const Expr &fact, bool value) {
+    if (fact.is_const()) return;
+    if (fact.op() == Op::Not) return assume(fact.arg(0), !value);
+    // `a and b` true: both true; `a or b` false: both false.
+    if ((fact.op() == Op::And && value) || (fact.op() == Op::Or && !value)) {
+      assume(fact.arg(0), value);
+      assume(fact.arg(1), value);
+      return;
+    }
+    known_.emplace_back(fact, value);
+    if (std::optional<LinearFact> linear = read_comparison(fact)) {
+      Bound bound = value ? linear->bound : negated(linear->bound);
+      Int v = linear->value;
+      if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
+      if (!value && linear->bound == Bound::Ge) v -= 1;  // not (P >= v): P <= v - 1
+      ranges_[linear->form].add(bound, v);
+    }
+  }
+
+  // The value of the BOOL term `expr` where the facts hold, if they decide it.
+  std::optional<bool> decide(const Expr &expr) const {
+    if (known_.empty()) return std::nullopt;
+    std::optional<Expr> negation = negated_comparison(expr);
+    for (const auto &[fact, value] : known_) {
+      if (fact == expr) return value;
+      if (negation && fact == *negation) return !value;
+    }
+    if (std::optional<LinearFact> linear = read_comparison(expr)) {
+      auto range = ranges_.find(linear->form);
+      if (range != ranges_.end()) return range->second.decide(linear->bound, linear->value);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<std::pair<Expr, bool>> known_;
+  std::map<std::string, Range> ranges_;
+};
+
+// Whether evaluating `expr` can fail (a division or modulo by zero, a shift out
+// of range, a cast): such a term may only be read where its guards hold.
+bool may_be_undefined(const Expr &expr) {
+  switch (expr.op()) {
+    case Op::FloorDiv:
+    case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
+    case Op::Div:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Cast:
+      return true;
+    default:
+      break;
+  }
+  for (const Expr &arg : expr.args())
+    if (may_be_undefined(arg)) return true;
+  return false;
+}
+
+Expr bool_constant(bool b) { return Expr::constant(Value::boolean(b)); }
+
+void flatten(const Expr &expr, Op op, std::vector<Expr> &operands) {
+  if (expr.op() == op) {
+    flatten(expr.arg(0), op, operands);
+    flatten(expr.arg(1), op, operands);
+  } else {
+    operands.push_back(expr);
+  }
+}
+
+Expr rewrite(const Expr &expr, const Context &context);
+
+// A chain `a and b and ...` (or `a or b or ...`): each operand rewritten in
+// the context of the others (see the header for which).
+Expr rewrite_chain(const Expr &expr, const Context &context) {
+  const Op op = expr.op();
+  const bool is_and = op == Op::And;  // operands known true (and) or false (or)
+  std::vector<Expr> operands;
+  flatten(expr, op, operands);
+  bool all_defined = true;
+  for (const Expr &operand : operands) all_defined = all_defined && !may_be_undefined(operand);
+  bool changed = false;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    Context inner = context;
+    for (std::size_t j = 0; j < operands.size(); ++j)
+      if (j != i && (j < i || all_defined)) inner.assume(operands[j], is_and);
+    Expr rewritten = rewrite(operands[i], inner);
+    if (rewritten != operands[i]) {
+      operands[i] = rewritten;
+      changed = true;
+    }
+  }
+  if (!changed) return expr;
+  // The absorbing constant decides the chain; the neutral one drops out.
+  std::vector<Expr> kept;
+  for (const Expr &operand : operands) {
+    if (operand.is_const()) {
+      if ((operand.value().i != 0) != is_and) return bool_constant(!is_and);
+      continue;
+    }
+    kept.push_back(operand);
+  }
+  if (kept.empty()) return bool_constant(is_and);
+  Expr chain = kept[0];
+  for (std::size_t i = 1; i < kept.size(); ++i) chain = Expr::make(op, DType::Bool, {chain, kept[i]});
+  return chain;
+}
+
+Expr rewrite(const Expr &expr, const Context &context) {
+  if (expr.op() == Op::Const || expr.op() == Op::Var) {
+    if (expr.dtype() == DType::Bool && expr.op() == Op::Var)
+      if (std::optional<bool> decided = context.decide(expr)) return bool_constant(*decided);
+    return expr;
+  }
+  if (expr.dtype() == DType::Bool)
+    if (std::optional<bool> decided = context.decide(expr)) return bool_constant(*decided);
+  switch (expr.op()) {
+    case Op::And:
+    case Op::Or:
+      return rewrite_chain(expr, context);
+    case Op::Not: {
+      Expr operand = rewrite(expr.arg(0), context);
+      if (operand.is_const()) return bool_constant(operand.value().i == 0);
+      return operand == expr.arg(0) ? expr : Expr::make(Op::Not, DType::Bool, {operand});
+    }
+    case Op::Select: {
+      Expr condition = rewrite(expr.arg(0), context);
+      if (condition.is_const()) return rewrite(expr.arg(condition.value().i != 0 ? 1 : 2), context);
+      Context when_true = context;
+      when_true.assume(condition, true);
+      Context when_false = context;
+      when_false.assume(condition, false);
+      Expr if_true = rewrite(expr.arg(1), when_true);
+      Expr if_false = rewrite(expr.arg(2), when_false);
+      if (condition == expr.arg(0) && if_true == expr.arg(1) && if_false == expr.arg(2)) return expr;
+      return Expr::make(Op::Select, expr.dtype(), {condition, if_true, if_false});
+    }
+    default:
+      break;
+  }
+  std::vector<Expr> args;
+  args.reserve(expr.args().size());
+  bool changed = false;
+  for (const Expr &arg : expr.args()) {
+    args.push_back(rewrite(arg, context));
+    changed = changed || args.back() != arg;
+  }
+  return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+}
+
+}  // namespace
+
+Expr substitute_conditions(const Expr &expr) { return rewrite(expr, Context{}); }
+
+}  // namespace eqsat

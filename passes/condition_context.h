@@ -1,0 +1,37 @@
+// Substituting what a condition decides into the terms it guards, as Halide's
+// simplifier does with its "facts in scope" and TVM's analyzer with its
+// constraint context.
+//
+// A rewrite rule sees one node, so it cannot find that the inner select of
+// `select(x < y, z, select(x < y, w, x) + 3)` is decided by the outer
+// condition, nor that `x < y + 1 and x < y - 2` keeps only its second half:
+// the two comparisons are not siblings of one node. Here the tree is walked
+// with a context of known facts:
+//   - the branches of `select(c, t, f)` are rewritten knowing c (t) or not c (f);
+//   - the operands of a chain `a and b and ...` (`a or b or ...`) are rewritten
+//     knowing that the operands to their left are true (false): the chain is
+//     evaluated left to right and stops early, so an operand is only ever
+//     evaluated where those hold. When no operand of the chain can be undefined
+//     (no division, modulo, shift or cast in it), every other operand is known
+//     as well: `a and b` equals `a' and b` where a' equals a wherever b holds.
+// In a context, a BOOL subterm that equals a known fact (or its negation) is
+// decided, and so is an integer comparison whose linear form (INDEX: the
+// difference of its sides with collected coefficients, divided by their gcd;
+// fixed-width: one side a constant) is bounded by the facts about the same
+// form: with `x - y < -2` known, `x < y + 1` is True and `y <= x` False.
+//
+// The result is equal to the input wherever the input is defined: a subterm is
+// only replaced by a constant where the facts that decide it hold, and only
+// read there. simplify_expr merges it into the e-graph between rounds of
+// saturation, next to the linear normal forms.
+#pragma once
+
+#include "ir/expr.h"
+
+namespace eqsat {
+
+// `expr` with every subterm that its context decides replaced by True or False.
+// Returns `expr` itself when nothing is decided.
+Expr substitute_conditions(const Expr &expr);
+
+}  // namespace eqsat

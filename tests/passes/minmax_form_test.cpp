@@ -1,0 +1,47 @@
+// Offsets moved across INDEX min and max: common terms and the first operand's
+// constant leave, terms around a min that cancel one of its operands enter.
+#include "passes/minmax_form.h"
+
+#include <gtest/gtest.h>
+
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "passes/facts.h"
+
+namespace eqsat {
+namespace {
+
+std::string normal(const std::string &text, std::map<std::string, DType> dtypes = {}) {
+  Facts facts;
+  facts.var_dtypes = std::move(dtypes);
+  Result<Expr> e = parse_expr(text, facts.var_typer());
+  if (!e) {
+    ADD_FAILURE() << text << ": " << e.error().describe();
+    return "";
+  }
+  return print(normalize_minmax_offsets(*e));
+}
+
+TEST(MinMaxForm, OffsetsOfOneMinMeet) {
+  EXPECT_EQ(normal("min(x + 1, y) - min(x, y - 1)"), "1");
+  EXPECT_EQ(normal("max(y - 1, x) - max(x + 1, y)"), "-1");
+}
+
+TEST(MinMaxForm, CommonTermsLeave) {
+  EXPECT_EQ(normal("min(x + y + z, x + w)"), "min(w, y + z) + x");
+  EXPECT_EQ(normal("max(x * 7 + y, x * 7 - z)"), "max(-z, y) + x * 7");
+}
+
+TEST(MinMaxForm, CancellingTermsEnter) {
+  EXPECT_EQ(normal("min(x + y, z) + w - x"), "min(z - x, y) + w");
+  EXPECT_EQ(normal("min((x + y) * 7 + z, w) - x * 7"), "min(w - x * 7, y * 7 + z)");
+}
+
+TEST(MinMaxForm, FixedWidthIsLeftAlone) {
+  // min(x + 1, y) is not min(x, y - 1) + 1 where x + 1 wraps.
+  const std::map<std::string, DType> int8 = {{"x", DType::Int8}, {"y", DType::Int8}};
+  EXPECT_EQ(normal("min(x + 1, y) - min(x, y - 1)", int8), "min(x + 1, y) - min(x, y - 1)");
+}
+
+}  // namespace
+}  // namespace eqsat
