@@ -118,7 +118,14 @@ void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::ve
   Matcher(egraph, pattern, vars).match(pattern.root, egraph.find(id), subst, record);
   // Symmetric patterns can match one way twice (both orders of a commutative node).
   if (found.size() > 1) {
-    std::sort(found.begin(), found.end());
+    // Every substitution has one id per variable: compare them as plain arrays.
+    const std::size_t width = vars.size();
+    std::sort(found.begin(), found.end(), [width](const Subst& a, const Subst& b) {
+      for (std::size_t i = 0; i < width; ++i) {
+        if (a[i] != b[i]) return a[i] < b[i];
+      }
+      return false;
+    });
     found.erase(std::unique(found.begin(), found.end()), found.end());
   }
 }
