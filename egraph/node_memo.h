@@ -83,7 +83,7 @@ class NodeMemo {
 
   std::size_t home(const ENode& node) const {
     // Fibonacci hashing: the high bits of the product spread every input bit.
-    return static_cast<std::size_t>((ENodeHash{}(node) * 0x9E3779B97F4A7C15ull) >> shift_);
+    return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
   }
 
   void grow() {

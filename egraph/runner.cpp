@@ -198,8 +198,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         limits_of[r] = shifted(scheduler.match_limit, ban.times_banned);
       }
       const PatternNode& root = rewrites[r].lhs.root_node();
-      const std::vector<ClassId>& classes =
-          root.kind == PatternNode::Kind::Op ? op_index.classes_with(root.op) : ids;
+      const std::vector<ClassId>& classes = root.kind == PatternNode::Kind::Op ? op_index.classes_with(root.op) : ids;
       candidates += classes.size();
       for (std::size_t begin = 0; begin < classes.size(); begin += kClassesPerTask) {
         if (used == tasks.size()) tasks.emplace_back();

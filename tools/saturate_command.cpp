@@ -179,8 +179,7 @@ Command add_saturate_command(CLI::App& app) {
       ->capture_default_str();
   add_limit_flags(*command, flags->limits);
   command
-      ->add_option("--threads", flags->threads,
-                   "Threads searching for matches (the result is the same for any number)")
+      ->add_option("--threads", flags->threads, "Threads searching for matches (the result is the same for any number)")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   command->add_flag("--report", flags->report, "Print the full report as one JSON object");

@@ -161,7 +161,8 @@ TEST(Workloads, ParallelSearchGivesTheSameRunAndEGraph) {
     Scheduler scheduler;
   };
   // sum 9 is large enough that its later iterations do search on several threads.
-  for (const Case& c : {Case{cli::sum_workload(9), sum_limits(), {}}, Case{cli::pos_workload(4), pos_limits(8), backoff}}) {
+  for (const Case& c :
+       {Case{cli::sum_workload(9), sum_limits(), {}}, Case{cli::pos_workload(4), pos_limits(8), backoff}}) {
     Result<Expr> expr = parse_expr(c.term, index_by_default([](std::string_view) { return std::nullopt; }));
     ASSERT_TRUE(expr.ok()) << c.term;
     EGraph one, two;
