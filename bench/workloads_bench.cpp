@@ -6,6 +6,7 @@
 // takes per e-node. docs/performance.md records the figures and compares them with egg.
 //
 //   build/bin/workloads_bench --benchmark_filter='sum|pos'
+//   build/bin/workloads_bench --benchmark_filter=threads   (speedup of the parallel search)
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 #include <unistd.h>
@@ -47,7 +48,7 @@ std::size_t rss_bytes() {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-void run_workload(benchmark::State& state, const std::string& term, RunLimits limits) {
+void run_workload(benchmark::State& state, const std::string& term, RunLimits limits, unsigned threads = 1) {
   const Expr expr = *parse_expr(term, index_by_default([](std::string_view) { return std::nullopt; }));
   const std::vector<Rewrite>& rewrites = workload_rewrites();
   RunReport report;
@@ -59,7 +60,7 @@ void run_workload(benchmark::State& state, const std::string& term, RunLimits li
     EGraph egraph;
     egraph.set_builtin_commutativity(false);
     egraph.add_expr(expr);
-    report = run_rewrites(egraph, rewrites, limits);
+    report = run_rewrites(egraph, rewrites, limits, {}, {}, threads);
     if (first) {  // the live, saturated e-graph's share of the resident set
       const std::size_t after = rss_bytes();
       bytes_per_node = after > before ? double(after - before) / double(report.nodes) : 0.0;
@@ -86,6 +87,14 @@ void BM_pos(benchmark::State& state) {
   run_workload(state, cli::pos_workload(int(state.range(0))), RunLimits{30, 500000, 3600.0});
 }
 BENCHMARK(BM_pos)->DenseRange(3, 4)->Unit(benchmark::kMillisecond);
+
+// Thread scaling: the same runs with the search on 1 and 2 threads (the results are
+// identical; only the search phase is parallel, apply and rebuild stay sequential).
+void BM_sum_threads(benchmark::State& state) {
+  run_workload(state, cli::sum_workload(int(state.range(0))), RunLimits{1000, 1000000, 3600.0},
+               static_cast<unsigned>(state.range(1)));
+}
+BENCHMARK(BM_sum_threads)->ArgsProduct({{10, 11}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // pos 4 with the spec's 8-iteration limit.
 void BM_pos4_8_iterations(benchmark::State& state) {

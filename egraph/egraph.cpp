@@ -1,6 +1,7 @@
 #include "egraph/egraph.h"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <sstream>
 
@@ -73,15 +74,23 @@ ENode EGraph::canonicalize(ENode node) const {
   return node;
 }
 
+ENode EGraph::canonicalize_mut(ENode node) {
+  for (ClassId& child : node.children) child = union_find_.find_mut(child);
+  if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+    std::swap(node.children[0], node.children[1]);
+  }
+  return node;
+}
+
 void EGraph::set_builtin_commutativity(bool on) {
-  assert(classes_.empty() && "built-in commutativity changes node identity: set it while empty");
+  assert(union_find_.size() == 0 && "built-in commutativity changes node identity: set it while empty");
   builtin_commutativity_ = on;
 }
 
 std::optional<ClassId> EGraph::lookup(ENode node) const {
-  auto it = memo_.find(canonicalize(std::move(node)));
-  if (it == memo_.end()) return std::nullopt;
-  return find(it->second);
+  std::optional<ClassId> id = memo_.find(canonicalize(std::move(node)));
+  if (!id) return std::nullopt;
+  return find(*id);
 }
 
 ClassData EGraph::make_data(const ENode& node) const {
@@ -114,7 +123,7 @@ ClassData EGraph::make_data(const ENode& node) const {
         const ClassData& cond = this->data(node.children[0]);
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
-      DType operand = classes_[find(node.children[node.op == Op::Select ? 1 : 0]).value].data.dtype;
+      DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).data.dtype;
       data.interval = data.interval.intersect(
           interval_of(node.op, node.dtype, operand, std::span<const Interval>(intervals.data(), intervals.size())));
       data.congruence = congruence_of(node.op, node.dtype, operand,
@@ -127,7 +136,7 @@ ClassData EGraph::make_data(const ENode& node) const {
 }
 
 void EGraph::enable_explanations() {
-  assert(classes_.empty() && "enable explanations before adding anything");
+  assert(union_find_.size() == 0 && "enable explanations before adding anything");
   explain_ = std::make_unique<Explainer>();
 }
 
@@ -136,41 +145,45 @@ ClassId EGraph::add(ENode node) {
     // One id per exact term: an exact node seen before has its id; a new exact form of
     // an existing node gets a fresh id, joined to that node's class (never its root).
     if (auto id = explain_->find_exact(node)) return *id;
-    if (auto it = memo_.find(canonicalize(node)); it != memo_.end()) {
+    if (std::optional<ClassId> existing = memo_.find(canonicalize(node))) {
       ClassId id = union_find_.make_set();
-      classes_.push_back(EClass{id, {}, {}, {}});
-      union_find_.link(find(it->second), id);
+      slot_of_.push_back(kNoSlot);  // never a root: it holds no class
+      is_dirty_.push_back(0);
+      union_find_.link(find(*existing), id);
       explain_->add_term(id, node);
       return id;
     }
-    explain_->add_term(ClassId(static_cast<uint32_t>(classes_.size())), node);
+    explain_->add_term(ClassId(static_cast<uint32_t>(union_find_.size())), node);
   }
-  node = canonicalize(std::move(node));
-  if (auto it = memo_.find(node); it != memo_.end()) return find(it->second);
+  node = canonicalize_mut(std::move(node));
+  if (std::optional<ClassId> existing = memo_.find(node)) return union_find_.find_mut(*existing);
 
   ClassId id = union_find_.make_set();
-  assert(id.value == classes_.size());
   EClass eclass;
   eclass.id = id;
   eclass.data = make_data(node);
   eclass.nodes.push_back(node);
-  for (ClassId child : node.children) classes_[find(child).value].parents.emplace_back(node, id);
-  classes_.push_back(std::move(eclass));
+  for (ClassId child : node.children) {
+    class_of(child).parents.emplace_back(node, id);  // children are canonical
+    mark_dirty(child);
+  }
+  slot_of_.push_back(new_slot(std::move(eclass)));
+  is_dirty_.push_back(0);
   ++num_classes_;
   memo_.emplace(node, id);
-  if (node.op != Op::Const && classes_[id.value].data.constant) materialize_constant(id);
+  if (node.op != Op::Const && class_of(id).data.constant) materialize_constant(id);
   return id;
 }
 
 void EGraph::materialize_constant(ClassId id) {
   id = find(id);
-  const ClassData& data = classes_[id.value].data;
+  const ClassData& data = class_of(id).data;
   if (!data.constant) return;
   ENode leaf;
   leaf.op = Op::Const;
   leaf.dtype = data.dtype;
   leaf.payload = intern_constant(*data.constant);
-  if (auto existing = memo_.find(leaf); existing != memo_.end() && find(existing->second) == id) return;
+  if (std::optional<ClassId> existing = memo_.find(leaf); existing && find(*existing) == id) return;
   ClassId constant_class = add(leaf);
   merge(id, constant_class, Reason::analysis());
 }
@@ -234,7 +247,7 @@ void EGraph::refine_congruence(ClassId id, const Congruence& congruence) {
 }
 
 void EGraph::refine(ClassId id, ClassData refined) {
-  EClass& eclass = classes_[find(id).value];
+  EClass& eclass = class_of(find(id));
   settle(refined);
   JoinResult join = join_class_data(eclass.data, refined);
   settle(eclass.data);
@@ -256,13 +269,14 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);
   if (a == b) return false;
-  assert(classes_[a.value].data.dtype == classes_[b.value].data.dtype && "merged e-classes of different dtypes");
+  assert(class_of(a).data.dtype == class_of(b).data.dtype && "merged e-classes of different dtypes");
   // The class with more parents stays the root: fewer parents move.
-  if (classes_[a.value].parents.size() < classes_[b.value].parents.size()) std::swap(a, b);
-  EClass& root = classes_[a.value];
-  EClass& absorbed = classes_[b.value];
+  if (class_of(a).parents.size() < class_of(b).parents.size()) std::swap(a, b);
+  EClass& root = class_of(a);
+  EClass& absorbed = class_of(b);
   union_find_.link(a, b);
   --num_classes_;
+  mark_dirty(a);
 
   pending_.insert(pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
   ClassData before_root = root.data;
@@ -285,24 +299,39 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   absorbed.nodes.shrink_to_fit();
   absorbed.parents.clear();
   absorbed.parents.shrink_to_fit();
+  // The absorbed class's record is free for the next new class: most classes are
+  // born for one new node and merged at once, so records are reused, not piled up.
+  free_slots_.push_back(slot_of_[b.value]);
+  slot_of_[b.value] = kNoSlot;
   return true;
 }
 
 void EGraph::rebuild() {
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
-      auto [node, id] = std::move(pending_.back());
+      auto [node, id] = pending_.back();
       pending_.pop_back();
-      node = canonicalize(std::move(node));
-      auto [it, inserted] = memo_.emplace(node, id);
-      if (!inserted) merge_classes(it->second, id);
+      const ENode canonical = canonicalize_mut(node);
+      // The recorded form names a class that was merged away: it is a stale key that
+      // no lookup (always of a canonical node) can hit any more.
+      if (!(canonical == node)) memo_.erase(node);
+      auto [existing, inserted] = memo_.emplace(canonical, id);
+      if (inserted) {
+        maybe_stale_.push_back(canonical);
+      } else {
+        merge_classes(existing, id);
+      }
+      // The node's class holds it, and its children list it as a parent, in the old
+      // form: those lists need repair.
+      mark_dirty(find(id));
+      for (ClassId child : canonical.children) mark_dirty(child);
     }
     while (!analysis_pending_.empty()) {
       auto [node, id] = std::move(analysis_pending_.back());
       analysis_pending_.pop_back();
       id = find(id);
       ClassData computed = make_data(canonicalize(node));
-      EClass& eclass = classes_[id.value];
+      EClass& eclass = class_of(id);
       JoinResult join = join_class_data(eclass.data, computed);
       settle(eclass.data);
       if (join.contradiction) ++contradictions_;
@@ -319,16 +348,45 @@ void EGraph::rebuild() {
   repair_classes();
 }
 
+uint32_t EGraph::new_slot(EClass eclass) {
+  if (free_slots_.empty()) {
+    slots_.push_back(std::move(eclass));
+    return static_cast<uint32_t>(slots_.size() - 1);
+  }
+  const uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  slots_[slot] = std::move(eclass);
+  return slot;
+}
+
+void EGraph::mark_dirty(ClassId id) {
+  if (is_dirty_[id.value]) return;
+  is_dirty_[id.value] = 1;
+  dirty_.push_back(id);
+}
+
 void EGraph::repair_classes() {
-  // Canonicalize, sort and deduplicate every class's nodes and parents, and rebuild
-  // the memo from scratch so that it holds exactly the canonical nodes.
-  memo_.clear();
-  for (EClass& eclass : classes_) {
-    if (find(eclass.id) != eclass.id) continue;
+  // The memo now maps every canonical node to its class, but keys this rebuild
+  // inserted may have been made stale by its later merges: drop those, so that it
+  // holds exactly the canonical nodes (num_nodes counts them).
+  for (const ENode& key : maybe_stale_) {
+    if (!(canonicalize(key) == key)) memo_.erase(key);
+  }
+  maybe_stale_.clear();
+  union_find_.compress_all();
+  // Canonicalize, sort and deduplicate the nodes and parents of every class whose
+  // lists changed; the lists of other classes are still canonical and sorted (a node
+  // whose form changes is re-canonicalized above, which marks its class and its
+  // children's classes).
+  std::vector<ClassId> dirty;
+  dirty.swap(dirty_);
+  for (ClassId id : dirty) is_dirty_[id.value] = 0;
+  for (ClassId id : dirty) {
+    if (find(id) != id) continue;
+    EClass& eclass = class_of(id);
     for (ENode& node : eclass.nodes) node = canonicalize(std::move(node));
     std::sort(eclass.nodes.begin(), eclass.nodes.end());
     eclass.nodes.erase(std::unique(eclass.nodes.begin(), eclass.nodes.end()), eclass.nodes.end());
-    for (const ENode& node : eclass.nodes) memo_.emplace(node, eclass.id);
     for (auto& [node, parent] : eclass.parents) {
       node = canonicalize(std::move(node));
       parent = find(parent);
@@ -344,8 +402,8 @@ void EGraph::repair_classes() {
 std::vector<ClassId> EGraph::class_ids() const {
   std::vector<ClassId> ids;
   ids.reserve(num_classes_);
-  for (const EClass& eclass : classes_) {
-    if (find(eclass.id) == eclass.id) ids.push_back(eclass.id);
+  for (uint32_t i = 0; i < union_find_.size(); ++i) {
+    if (find(ClassId(i)) == ClassId(i)) ids.push_back(ClassId(i));
   }
   return ids;
 }
@@ -355,8 +413,8 @@ std::string EGraph::check_invariants() const {
   if (needs_rebuild()) return "pending merges: rebuild() was not called";
   std::size_t live = 0;
   std::unordered_map<ENode, ClassId, ENodeHash> seen;
-  for (const EClass& eclass : classes_) {
-    if (find(eclass.id) != eclass.id) continue;
+  for (ClassId id : class_ids()) {
+    const EClass& eclass = class_of(id);
     ++live;
     for (const ENode& node : eclass.nodes) {
       if (node.dtype != eclass.data.dtype) {
@@ -373,13 +431,13 @@ std::string EGraph::check_invariants() const {
         why << "congruence broken: classes " << it->second.value << " and " << eclass.id.value << " hold the same node";
         return why.str();
       }
-      auto memo = memo_.find(node);
-      if (memo == memo_.end() || find(memo->second) != eclass.id) {
+      std::optional<ClassId> memo = memo_.find(node);
+      if (!memo || find(*memo) != eclass.id) {
         why << "hash-cons broken: a node of class " << eclass.id.value << " is not in the memo";
         return why.str();
       }
       for (ClassId child : node.children) {
-        const EClass& child_class = classes_[child.value];
+        const EClass& child_class = class_of(child);
         bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const auto& p) {
           return find(p.second) == eclass.id && canonicalize(p.first) == node;
         });
@@ -397,10 +455,15 @@ std::string EGraph::check_invariants() const {
 
 void EGraph::clear() {
   union_find_.clear();
-  classes_.clear();
+  slot_of_.clear();
+  slots_.clear();
+  free_slots_.clear();
   num_classes_ = 0;
   memo_.clear();
   pending_.clear();
+  dirty_.clear();
+  is_dirty_.clear();
+  maybe_stale_.clear();
   analysis_pending_.clear();
   to_materialize_.clear();
   symbols_.clear();

@@ -24,6 +24,7 @@
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
 #include "egraph/explain.h"
+#include "egraph/node_memo.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
 
@@ -92,7 +93,7 @@ class EGraph {
 
   // --- Reading. ---
   ClassId find(ClassId id) const { return union_find_.find(id); }
-  const EClass& eclass(ClassId id) const { return classes_[find(id).value]; }
+  const EClass& eclass(ClassId id) const { return class_of(find(id)); }
   const ClassData& data(ClassId id) const { return eclass(id).data; }
   // Canonical class ids in increasing order (a deterministic iteration order).
   std::vector<ClassId> class_ids() const;
@@ -111,6 +112,8 @@ class EGraph {
 
  private:
   ENode canonicalize(ENode node) const;
+  // The same, compressing union-find paths on the way (not for concurrent readers).
+  ENode canonicalize_mut(ENode node);
   bool merge_classes(ClassId a, ClassId b);
   ClassData make_data(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
@@ -118,14 +121,34 @@ class EGraph {
   // Joins `refined` (the class's data with a fact added) into the class.
   void refine(ClassId id, ClassData refined);
   void repair_classes();
+  // Records that a class's node or parent list changed since the last rebuild, so
+  // that the rebuild sorts and deduplicates it (the others are left as they are).
+  void mark_dirty(ClassId id);
 
   UnionFind union_find_;
-  std::vector<EClass> classes_;  // indexed by id; only canonical ones are live
+  // Class records, by slot. Every class id ever made has a union-find entry and a slot
+  // number (4 + 4 bytes), but only canonical ids own a record: a merge frees the
+  // absorbed one's record for reuse. (Most ids are made for a rule's new node and
+  // merged within the same iteration.)
+  static constexpr uint32_t kNoSlot = static_cast<uint32_t>(-1);
+  const EClass& class_of(ClassId root) const { return slots_[slot_of_[root.value]]; }
+  EClass& class_of(ClassId root) { return slots_[slot_of_[root.value]]; }
+  uint32_t new_slot(EClass eclass);
+  std::vector<uint32_t> slot_of_;  // by class id
+  std::vector<EClass> slots_;
+  std::vector<uint32_t> free_slots_;
   std::size_t num_classes_ = 0;
-  std::unordered_map<ENode, ClassId, ENodeHash> memo_;
+  NodeMemo memo_;
   std::vector<std::pair<ENode, ClassId>> pending_;           // parents to re-canonicalize
   std::vector<std::pair<ENode, ClassId>> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
+  // Classes whose lists the next rebuild must repair, with a flag per class id so that
+  // each is listed once.
+  std::vector<ClassId> dirty_;
+  std::vector<uint8_t> is_dirty_;
+  // Memo keys inserted by a rebuild, which a later merge of the same rebuild may have
+  // made non-canonical: checked (and dropped if stale) at its end.
+  std::vector<ENode> maybe_stale_;
 
   std::vector<std::string> symbols_;
   std::unordered_map<std::string, uint32_t> symbol_index_;

@@ -1,9 +1,16 @@
 // E-nodes: an operation with its dtype, a payload for leaves, and child classes.
+//
+// An e-node is a small value (24 bytes): every operation has at most three operands
+// (select), so the children are stored inline, never on the heap. E-graphs hold
+// hundreds of thousands of them, in class lists, in parent lists and in the hash-cons,
+// so their size and the absence of allocation are most of the engine's memory and a
+// good part of its time.
 #pragma once
 
-#include <boost/container/small_vector.hpp>
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
-#include <functional>
+#include <initializer_list>
 
 #include "egraph/class_id.h"
 #include "ir/dtype.h"
@@ -11,11 +18,49 @@
 
 namespace eqsat {
 
+// Up to three child classes, inline: a fixed-capacity vector with the part of the
+// std::vector interface e-nodes need.
+class NodeChildren {
+ public:
+  static constexpr std::size_t kCapacity = 3;
+
+  NodeChildren() = default;
+  NodeChildren(std::initializer_list<ClassId> ids) {
+    for (ClassId id : ids) push_back(id);
+  }
+  NodeChildren& operator=(std::initializer_list<ClassId> ids) {
+    size_ = 0;
+    for (ClassId id : ids) push_back(id);
+    return *this;
+  }
+
+  void push_back(ClassId id) {
+    assert(size_ < kCapacity && "an operation has at most three operands");
+    ids_[size_++] = id;
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  ClassId& operator[](std::size_t i) { return ids_[i]; }
+  const ClassId& operator[](std::size_t i) const { return ids_[i]; }
+  ClassId* begin() { return ids_; }
+  ClassId* end() { return ids_ + size_; }
+  const ClassId* begin() const { return ids_; }
+  const ClassId* end() const { return ids_ + size_; }
+
+  friend bool operator==(const NodeChildren& a, const NodeChildren& b) {
+    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+ private:
+  ClassId ids_[kCapacity];
+  uint8_t size_ = 0;
+};
+
 struct ENode {
   Op op = Op::Const;
   DType dtype = DType::Index;  // result dtype; for Cast the target
   uint32_t payload = 0;        // Var: symbol index; Const: constant index; else 0
-  boost::container::small_vector<ClassId, 3> children;
+  NodeChildren children;
 
   friend bool operator==(const ENode& a, const ENode& b) {
     return a.op == b.op && a.dtype == b.dtype && a.payload == b.payload && a.children == b.children;

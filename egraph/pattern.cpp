@@ -110,20 +110,43 @@ Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars
   return pattern;
 }
 
-void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
-                   const std::function<void(const Subst&)>& on_match) {
+void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
+                     std::vector<Subst>& found) {
+  found.clear();
   Subst subst(vars.size(), ClassId());
-  std::vector<Subst> found;
   auto record = [&] { found.push_back(subst); };
   Matcher(egraph, pattern, vars).match(pattern.root, egraph.find(id), subst, record);
   // Symmetric patterns can match one way twice (both orders of a commutative node).
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
+  if (found.size() > 1) {
+    // Every substitution has one id per variable: compare them as plain arrays.
+    const std::size_t width = vars.size();
+    std::sort(found.begin(), found.end(), [width](const Subst& a, const Subst& b) {
+      for (std::size_t i = 0; i < width; ++i) {
+        if (a[i] != b[i]) return a[i] < b[i];
+      }
+      return false;
+    });
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+  }
+}
+
+void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
+                   const std::function<void(const Subst&)>& on_match) {
+  std::vector<Subst> found;
+  collect_matches(egraph, pattern, vars, id, found);
   for (const Subst& s : found) on_match(s);
 }
 
-ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst) {
-  std::vector<ClassId> built(pattern.nodes.size());
+ClassId instantiate(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst) {
+  // Patterns are small: the classes built for their nodes fit on the stack.
+  constexpr std::size_t kOnStack = 32;
+  ClassId on_stack[kOnStack];
+  std::vector<ClassId> on_heap;
+  ClassId* built = on_stack;
+  if (pattern.nodes.size() > kOnStack) {
+    on_heap.resize(pattern.nodes.size());
+    built = on_heap.data();
+  }
   for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
     const PatternNode& pnode = pattern.nodes[i];
     switch (pnode.kind) {

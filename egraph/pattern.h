@@ -12,6 +12,7 @@
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,18 @@ using Subst = boost::container::small_vector<ClassId, 4>;
 void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
                    const std::function<void(const Subst&)>& on_match);
 
-// Adds the instance of `pattern` under `subst` to the e-graph and returns its class.
-ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst);
+// Replaces the contents of `found` with every distinct way `pattern` matches class
+// `id`, in increasing order (the order `match_pattern` reports them in). The runner's
+// search calls this with one buffer per thread, so that matching allocates nothing
+// once the buffer has grown; reading the e-graph only, it may run on several threads.
+void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
+                     std::vector<Subst>& found);
+
+// Adds the instance of `pattern` under `subst` (the class of each variable) to the
+// e-graph and returns its class.
+ClassId instantiate(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst);
+inline ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst) {
+  return instantiate(egraph, pattern, std::span<const ClassId>(subst.data(), subst.size()));
+}
 
 }  // namespace eqsat

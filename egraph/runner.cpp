@@ -1,7 +1,11 @@
 #include "egraph/runner.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <optional>
 #include <sstream>
@@ -46,43 +50,82 @@ std::string RunReport::to_json() const {
 
 namespace {
 
-struct Match {
-  std::size_t rewrite;
-  ClassId eclass;
-  Subst subst;
+// The matches one search task found, flat: for each, its class followed by the class
+// of each pattern variable (`width` ids per match). Flat lists of 32-bit ids are what
+// keeps a search of hundreds of thousands of matches small in memory.
+struct TaskMatches {
+  std::size_t rewrite = 0;
+  std::size_t width = 1;
+  const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
+  std::size_t begin = 0, end = 0;                 // this task's slice of them
+  std::vector<ClassId> flat;
+  std::size_t count() const { return flat.size() / width; }
 };
 
-bool class_has_op(const EClass& eclass, Op op, DType dtype) {
-  for (const ENode& node : eclass.nodes) {
-    if (node.op == op && node.dtype == dtype) return true;
+// The classes holding a node of each operation, in increasing id order: a rewrite whose
+// left side is an operation is tried only on those (the rules are indexed by their root
+// operation, and classes by the operations of their nodes).
+class OpIndex {
+ public:
+  void build(const EGraph& egraph, const std::vector<ClassId>& ids) {
+    for (std::vector<ClassId>& list : by_op_) list.clear();
+    for (ClassId id : ids) {
+      const EClass& eclass = egraph.eclass(id);
+      int last = -1;
+      for (const ENode& node : eclass.nodes) {  // sorted by operation first
+        const int op = static_cast<int>(node.op);
+        if (op == last) continue;
+        last = op;
+        if (static_cast<std::size_t>(op) >= by_op_.size()) by_op_.resize(op + 1);
+        by_op_[op].push_back(id);
+      }
+    }
   }
-  return false;
-}
+  const std::vector<ClassId>& classes_with(Op op) const {
+    static const std::vector<ClassId> kNone;
+    const auto i = static_cast<std::size_t>(op);
+    return i < by_op_.size() ? by_op_[i] : kNone;
+  }
 
-// Appends the matches of rewrite `r` over the classes `ids` (in that order, then by
-// substitution) to `matches`; stops early once more than `limit` were found.
-// Returns how many were found (at most limit + 1).
-std::size_t search_rewrite(const EGraph& egraph, std::span<const Rewrite> rewrites, std::size_t r,
-                           const std::vector<ClassId>& ids, std::size_t limit, std::vector<Match>& matches) {
-  const Rewrite& rewrite = rewrites[r];
+ private:
+  std::vector<std::vector<ClassId>> by_op_;
+};
+
+// Classes a search task covers: enough that a task outweighs its scheduling.
+constexpr std::size_t kClassesPerTask = 256;
+// Below this many candidate classes in all, an iteration searches on the calling
+// thread alone (starting threads would cost more than it saves).
+constexpr std::size_t kParallelSearchMinClasses = 4096;
+
+// Searches rewrite `task.rewrite` over its slice of classes, appending its matches
+// (by class, then substitution) to `task.flat`; stops early once `found` (shared by
+// the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
+// all anyway.
+void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMatches& task, std::size_t limit,
+                 std::atomic<std::size_t>& found) {
+  thread_local std::vector<Subst> substs;
+  const Rewrite& rewrite = rewrites[task.rewrite];
   const PatternNode& root = rewrite.lhs.root_node();
-  std::size_t found = 0;
-  for (ClassId id : ids) {
-    if (found > limit) break;
+  task.flat.clear();
+  for (std::size_t k = task.begin; k < task.end; ++k) {
+    if (found.load(std::memory_order_relaxed) > limit) break;
+    const ClassId id = (*task.classes)[k];
     const EClass& eclass = egraph.eclass(id);
     if (eclass.data.dtype != root.dtype) continue;
     // A class whose value the analysis knows already holds its cheapest form, the
     // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
     // with constants) only decomposes that constant into ever new ones.
     if (eclass.data.constant) continue;
-    if (root.kind == PatternNode::Kind::Op && !class_has_op(eclass, root.op, root.dtype)) continue;
-    match_pattern(egraph, rewrite.lhs, rewrite.vars, id, [&](const Subst& subst) {
-      if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) return;
-      matches.push_back({r, id, subst});
-      ++found;
-    });
+    collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs);
+    std::size_t kept = 0;
+    for (const Subst& subst : substs) {
+      if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
+      task.flat.push_back(id);
+      task.flat.insert(task.flat.end(), subst.begin(), subst.end());
+      ++kept;
+    }
+    if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
-  return found;
 }
 
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
@@ -98,7 +141,7 @@ std::size_t shifted(std::size_t value, std::size_t times) {
 }  // namespace
 
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits,
-                       const Scheduler& scheduler, FastMath fast_math) {
+                       const Scheduler& scheduler, FastMath fast_math, unsigned threads) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto seconds_since = [](Clock::time_point from) {
@@ -110,7 +153,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
 
   RunReport report;
   egraph.rebuild();
-  std::vector<Match> matches;
+  OpIndex op_index;
+  std::vector<TaskMatches> tasks;
+  std::optional<tbb::task_arena> arena;  // made when a search first goes parallel
   for (;;) {
     if (report.iterations >= limits.max_iterations) {
       report.stop_reason = StopReason::IterationLimit;
@@ -129,74 +174,133 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();
 
-    // Search: all rewrites against the same e-graph, in a fixed order (by rewrite, then
-    // class id, then substitution), so the order of application never depends on
-    // hashing or timing.
+    // Search: all rewrites against the same e-graph. The work is cut into tasks (a
+    // rewrite and a slice of its candidate classes) that may run on several threads;
+    // their matches are then taken in a fixed order (by rewrite, then class id, then
+    // substitution), so the order of application never depends on hashing, timing or
+    // the number of threads.
     auto phase = Clock::now();
-    matches.clear();
     const std::vector<ClassId> ids = egraph.class_ids();
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
     std::array<bool, kNumDTypes> dtype_present{};
     for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).data.dtype)] = true;
+    op_index.build(egraph, ids);
+    std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
+    std::vector<std::size_t> limits_of(rewrites.size(), RunLimits::kNoLimit);
+    std::vector<std::size_t> first_task(rewrites.size() + 1, 0);
+    std::size_t candidates = 0;
     for (std::size_t r = 0; r < rewrites.size(); ++r) {
+      first_task[r] = used;
       // A rule proved only under relaxed float semantics runs only where they are granted.
       if (!fast_math.includes(rewrites[r].fast_math)) continue;
       if (!dtype_present[static_cast<std::size_t>(rewrites[r].lhs.root_node().dtype)]) continue;
-      if (!backoff) {
-        search_rewrite(egraph, rewrites, r, ids, RunLimits::kNoLimit, matches);
-        continue;
+      if (backoff) {
+        RuleBan& ban = bans[r];
+        if (iteration < ban.banned_until) {
+          ++stats.banned;
+          continue;
+        }
+        limits_of[r] = shifted(scheduler.match_limit, ban.times_banned);
       }
-      RuleBan& ban = bans[r];
-      if (iteration < ban.banned_until) {
-        ++stats.banned;
-        continue;
+      const PatternNode& root = rewrites[r].lhs.root_node();
+      const std::vector<ClassId>& classes = root.kind == PatternNode::Kind::Op ? op_index.classes_with(root.op) : ids;
+      candidates += classes.size();
+      for (std::size_t begin = 0; begin < classes.size(); begin += kClassesPerTask) {
+        if (used == tasks.size()) tasks.emplace_back();
+        TaskMatches& task = tasks[used++];
+        task.rewrite = r;
+        task.width = 1 + rewrites[r].vars.size();
+        task.classes = &classes;
+        task.begin = begin;
+        task.end = std::min(classes.size(), begin + kClassesPerTask);
       }
-      const std::size_t threshold = shifted(scheduler.match_limit, ban.times_banned);
-      const std::size_t before = matches.size();
-      if (search_rewrite(egraph, rewrites, r, ids, threshold, matches) > threshold) {
-        matches.resize(before);
+    }
+    first_task[rewrites.size()] = used;
+    std::vector<std::atomic<std::size_t>> found(rewrites.size());
+    auto run_task = [&](std::size_t t) {
+      TaskMatches& task = tasks[t];
+      search_task(egraph, rewrites, task, limits_of[task.rewrite], found[task.rewrite]);
+    };
+    if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
+      if (!arena) arena.emplace(static_cast<int>(threads));
+      arena->execute([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
+    } else {
+      for (std::size_t t = 0; t < used; ++t) run_task(t);
+    }
+    // The backoff scheduler bans a rule that found more than its limit: none of its
+    // matches are applied.
+    std::vector<char> applied(rewrites.size(), 1);
+    for (std::size_t r = 0; r < rewrites.size(); ++r) {
+      if (first_task[r] == first_task[r + 1] || !backoff) continue;
+      std::size_t count = 0;
+      for (std::size_t t = first_task[r]; t < first_task[r + 1]; ++t) count += tasks[t].count();
+      if (count > limits_of[r]) {
+        applied[r] = 0;
+        RuleBan& ban = bans[r];
         const std::size_t length = shifted(scheduler.ban_length, ban.times_banned);
         ++ban.times_banned;
         ban.banned_until = length > RunLimits::kNoLimit - iteration ? RunLimits::kNoLimit : iteration + length;
         ++stats.banned;
       }
     }
-    stats.matches = matches.size();
+    for (std::size_t t = 0; t < used; ++t) {
+      if (applied[tasks[t].rewrite]) stats.matches += tasks[t].count();
+    }
     report.search_seconds += seconds_since(phase);
+
+    // Calls `visit(rewrite, class, substitution)` for every match to apply, in order.
+    auto for_each_match = [&](auto&& visit) {
+      for (std::size_t t = 0; t < used; ++t) {
+        const TaskMatches& task = tasks[t];
+        if (!applied[task.rewrite]) continue;
+        for (std::size_t k = 0; k < task.flat.size(); k += task.width) {
+          if (!visit(task.rewrite, task.flat[k], std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
+            return;
+        }
+      }
+    };
 
     // With explanations on, each rule's edge joins the exact instance of its left side
     // (added now, while every match still stands in the rebuilt e-graph: only ids are
     // added, never classes) to its right side.
     std::vector<ClassId> left_terms;
     if (egraph.explainer()) {
-      left_terms.reserve(matches.size());
-      for (const Match& match : matches) {
-        left_terms.push_back(instantiate(egraph, rewrites[match.rewrite].lhs, match.subst));
-        assert(egraph.find(left_terms.back()) == egraph.find(match.eclass));
-      }
+      left_terms.reserve(stats.matches);
+      for_each_match([&](std::size_t r, ClassId eclass, std::span<const ClassId> subst) {
+        left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
+        assert(egraph.find(left_terms.back()) == egraph.find(eclass));
+        (void)eclass;
+        return true;
+      });
     }
 
     phase = Clock::now();
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
-    for (std::size_t m = 0; m < matches.size(); ++m) {
-      const Match& match = matches[m];
-      const Rewrite& rewrite = rewrites[match.rewrite];
-      ClassId result = instantiate(egraph, rewrite.rhs, match.subst);
-      const ClassId left = left_terms.empty() ? match.eclass : left_terms[m];
+    std::vector<std::size_t> fires(rewrites.size(), 0);
+    std::size_t m = 0;
+    for_each_match([&](std::size_t r, ClassId eclass, std::span<const ClassId> subst) {
+      const Rewrite& rewrite = rewrites[r];
+      ClassId result = instantiate(egraph, rewrite.rhs, subst);
+      const ClassId left = left_terms.empty() ? eclass : left_terms[m];
       if (egraph.merge(left, result, Reason::rewrite(rewrite.name))) {
-        ++report.rule_fires[rewrite.name];
+        ++fires[r];
         ++stats.merges;
       }
       // Adding nodes can outgrow the budget within one iteration; stop applying then.
       if (egraph.num_nodes() >= limits.max_nodes) {
         cut = StopReason::NodeLimit;
-        break;
+        return false;
       }
       if ((m & 63) == 63 && elapsed() >= limits.max_seconds) {
         cut = StopReason::TimeLimit;
-        break;
+        return false;
       }
+      ++m;
+      return true;
+    });
+    for (std::size_t r = 0; r < rewrites.size(); ++r) {
+      if (fires[r]) report.rule_fires[rewrites[r].name] += fires[r];
     }
     report.apply_seconds += seconds_since(phase);
 

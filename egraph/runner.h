@@ -69,7 +69,10 @@ struct RunReport {
 
 // `fast_math`: the flags granted to this expression (ir/fast_math.h); a rewrite that
 // needs a flag not granted is skipped. The default grants none: strict IEEE.
+// `threads`: how many threads may search (TBB); the e-graph, the report's counts and
+// so every result are the same for any number, because matches are applied in a
+// fixed order whoever found them. Small e-graphs are searched on one thread anyway.
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {},
-                       const Scheduler& scheduler = {}, FastMath fast_math = {});
+                       const Scheduler& scheduler = {}, FastMath fast_math = {}, unsigned threads = 1);
 
 }  // namespace eqsat

@@ -31,6 +31,12 @@ class UnionFind {
   // Makes `root` the representative of `child`'s set; both must be canonical.
   void link(ClassId root, ClassId child) { parents_[child.value] = root; }
 
+  // Points every id straight at its root, so that the const `find`s of a search
+  // (which may run on several threads and so cannot compress) take one step.
+  void compress_all() {
+    for (std::size_t i = 0; i < parents_.size(); ++i) parents_[i] = find(ClassId(static_cast<uint32_t>(i)));
+  }
+
   void clear() { parents_.clear(); }
 
  private:

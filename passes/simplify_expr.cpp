@@ -127,7 +127,12 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   static const CostProfile kUnit = CostProfile::unit();
   const CostProfile &costs = options.costs ? *options.costs : kUnit;
 
-  EGraph egraph;
+  // One e-graph per thread, cleared between expressions: its tables, union-find and
+  // work lists keep their storage, so a batch of small cases does not allocate them
+  // anew for each (the e-graph's state is all cleared: results are the same as with a
+  // fresh one).
+  thread_local EGraph egraph;
+  egraph.clear();
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
   // Normal forms are rewriting too: a run allowed no iteration gets none.

@@ -1,5 +1,6 @@
 // `eqsat saturate [EXPR | --workload NAME] [--rules FILE] [--no-default-rules]
-//                 [--scheduler simple|backoff] [--node-limit N] [--iter-limit K] [--report]`
+//                 [--scheduler simple|backoff] [--node-limit N] [--iter-limit K] [--threads N]
+//                 [--report]`
 //
 // Runs equality saturation on one term and says how it went: the engine's own
 // benchmark, and the way to run the standard e-graph workloads
@@ -51,6 +52,7 @@ struct SaturateFlags {
   Scheduler backoff;  // its match limit and ban length
   RunLimits limits;
   bool report = false;
+  unsigned threads = 1;
 };
 
 // The resident set now, in bytes (0 if unknown).
@@ -111,7 +113,7 @@ int run_saturate(const SaturateFlags& flags) {
   EGraph egraph;
   egraph.set_builtin_commutativity(commutativity);
   egraph.add_expr(*expr);
-  const RunReport report = run_rewrites(egraph, simplifier->rewrites(), flags.limits, scheduler);
+  const RunReport report = run_rewrites(egraph, simplifier->rewrites(), flags.limits, scheduler, {}, flags.threads);
   const std::size_t peak = peak_rss_bytes();
 
   if (!flags.report) {
@@ -126,6 +128,7 @@ int run_saturate(const SaturateFlags& flags) {
   out["input"] = text;
   out["scheduler"] = flags.scheduler;
   out["builtin_commutativity"] = commutativity;
+  out["threads"] = flags.threads;
   for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds", "apply_seconds",
                           "rebuild_seconds"}) {
     out[key] = runner[key];
@@ -175,6 +178,10 @@ Command add_saturate_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   add_limit_flags(*command, flags->limits);
+  command
+      ->add_option("--threads", flags->threads, "Threads searching for matches (the result is the same for any number)")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
   command->add_flag("--report", flags->report, "Print the full report as one JSON object");
   return {command, [flags] { return run_saturate(*flags); }};
 }

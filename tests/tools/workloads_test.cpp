@@ -148,6 +148,45 @@ TEST(Workloads, BackoffSaturatesToTheSameGraph) {
   EXPECT_EQ(report.per_iteration.back().banned, 0u) << "the last iteration searches every rule";
 }
 
+// The search may run on several threads, but matches are applied in one fixed order:
+// the runs, and the e-graphs they leave (class ids included), are identical.
+TEST(Workloads, ParallelSearchGivesTheSameRunAndEGraph) {
+  Scheduler backoff;
+  backoff.kind = Scheduler::Kind::Backoff;
+  backoff.match_limit = 2000;
+  backoff.ban_length = 2;
+  struct Case {
+    std::string term;
+    RunLimits limits;
+    Scheduler scheduler;
+  };
+  // sum 9 is large enough that its later iterations do search on several threads.
+  for (const Case& c :
+       {Case{cli::sum_workload(9), sum_limits(), {}}, Case{cli::pos_workload(4), pos_limits(8), backoff}}) {
+    Result<Expr> expr = parse_expr(c.term, index_by_default([](std::string_view) { return std::nullopt; }));
+    ASSERT_TRUE(expr.ok()) << c.term;
+    EGraph one, two;
+    RunReport reports[2];
+    unsigned threads = 1;
+    for (EGraph* egraph : {&one, &two}) {
+      egraph->set_builtin_commutativity(false);
+      egraph->add_expr(*expr);
+      reports[threads - 1] = run_rewrites(*egraph, workload_rewrites(), c.limits, c.scheduler, {}, threads);
+      ++threads;
+    }
+    EXPECT_EQ(counts_of(reports[0]), counts_of(reports[1])) << c.term;
+    EXPECT_EQ(reports[0].rule_fires, reports[1].rule_fires) << c.term;
+    for (std::size_t i = 0; i < reports[0].per_iteration.size() && i < reports[1].per_iteration.size(); ++i) {
+      EXPECT_EQ(reports[0].per_iteration[i].merges, reports[1].per_iteration[i].merges) << c.term << " iteration " << i;
+      EXPECT_EQ(reports[0].per_iteration[i].banned, reports[1].per_iteration[i].banned) << c.term << " iteration " << i;
+    }
+    ASSERT_EQ(one.class_ids(), two.class_ids()) << c.term;
+    for (ClassId id : one.class_ids()) {
+      EXPECT_TRUE(one.eclass(id).nodes == two.eclass(id).nodes) << c.term << " class " << id.value;
+    }
+  }
+}
+
 TEST(Workloads, IterationLimitStopsPos4) {
   const RunReport report = run_workload(cli::pos_workload(4), pos_limits(8));
   EXPECT_EQ(report.stop_reason, StopReason::IterationLimit);

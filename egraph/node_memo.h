@@ -1,0 +1,111 @@
+// The hash-cons of an e-graph: canonical e-node -> its class.
+//
+// An open-addressing table (linear probing, deletion by backward shift, so no
+// tombstones) of e-nodes stored inline. Compared with std::unordered_map it allocates
+// nothing per entry and a lookup touches one or two cache lines, which matters because
+// every node added and every node re-canonicalized by a rebuild is looked up. The
+// table is never iterated, so its order (which depends on hashing) cannot leak into
+// results. `clear` keeps the storage for the next case.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "egraph/class_id.h"
+#include "egraph/enode.h"
+
+namespace eqsat {
+
+class NodeMemo {
+ public:
+  std::size_t size() const { return size_; }
+
+  std::optional<ClassId> find(const ENode& node) const {
+    if (slots_.empty()) return std::nullopt;
+    for (std::size_t i = home(node);; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (!slot.id.valid()) return std::nullopt;
+      if (slot.node == node) return slot.id;
+    }
+  }
+
+  // Inserts node -> id unless the node is present; returns the class it maps to and
+  // whether it was inserted.
+  std::pair<ClassId, bool> emplace(const ENode& node, ClassId id) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    std::size_t i = home(node);
+    for (;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (!slot.id.valid()) break;
+      if (slot.node == node) return {slot.id, false};
+    }
+    slots_[i] = Slot{node, id};
+    ++size_;
+    return {id, true};
+  }
+
+  // Removes the node if present.
+  void erase(const ENode& node) {
+    if (slots_.empty()) return;
+    std::size_t i = home(node);
+    for (;; i = (i + 1) & mask_) {
+      if (!slots_[i].id.valid()) return;
+      if (slots_[i].node == node) break;
+    }
+    // Backward shift: move later entries of the probe run into the hole when their
+    // home position allows, so that every lookup still finds them.
+    std::size_t hole = i;
+    for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
+      const std::size_t want = home(slots_[j].node);
+      // Movable when `want` does not lie cyclically in (hole, j].
+      const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
+      if (!between) {
+        slots_[hole] = slots_[j];
+        hole = j;
+      }
+    }
+    slots_[hole].id = ClassId();
+    --size_;
+  }
+
+  void clear() {
+    for (Slot& slot : slots_) slot.id = ClassId();
+    size_ = 0;
+  }
+
+ private:
+  struct Slot {
+    ENode node;
+    ClassId id;  // invalid: empty slot
+  };
+
+  std::size_t home(const ENode& node) const {
+    // Fibonacci hashing: the high bits of the product spread every input bit.
+    return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
+    size_ = 0;
+    for (const Slot& slot : old) {
+      if (!slot.id.valid()) continue;
+      std::size_t i = home(slot.node);
+      while (slots_[i].id.valid()) i = (i + 1) & mask_;
+      slots_[i] = slot;
+      ++size_;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 64;
+};
+
+}  // namespace eqsat
