@@ -23,6 +23,8 @@ std::string_view stop_reason_name(StopReason reason) {
       return "node-limit";
     case StopReason::TimeLimit:
       return "time-limit";
+    case StopReason::Minimal:
+      return "minimal";
   }
   return "unknown";
 }
@@ -141,7 +143,8 @@ std::size_t shifted(std::size_t value, std::size_t times) {
 }  // namespace
 
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits,
-                       const Scheduler& scheduler, FastMath fast_math, unsigned threads) {
+                       const Scheduler& scheduler, FastMath fast_math, unsigned threads,
+                       const std::function<bool(const EGraph&)>& reached) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto seconds_since = [](Clock::time_point from) {
@@ -157,6 +160,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   std::vector<TaskMatches> tasks;
   std::optional<tbb::task_arena> arena;  // made when a search first goes parallel
   for (;;) {
+    if (reached && reached(egraph)) {
+      report.stop_reason = StopReason::Minimal;
+      break;
+    }
     if (report.iterations >= limits.max_iterations) {
       report.stop_reason = StopReason::IterationLimit;
       break;

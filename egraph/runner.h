@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,7 +40,9 @@ struct Scheduler {
   std::size_t ban_length = 5;
 };
 
-enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit };
+// Minimal: the caller's goal is reached (run_rewrites' `reached`): more rewriting cannot
+// find a better form.
+enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Minimal };
 std::string_view stop_reason_name(StopReason reason);  // "saturated", "iteration-limit", ...
 
 // One iteration: the e-graph at its start and what its search found.
@@ -72,7 +76,12 @@ struct RunReport {
 // `threads`: how many threads may search (TBB); the e-graph, the report's counts and
 // so every result are the same for any number, because matches are applied in a
 // fixed order whoever found them. Small e-graphs are searched on one thread anyway.
+// `reached`: when given, asked after each rebuild (and before the first iteration);
+// true stops the run with StopReason::Minimal. simplify_expr stops once the class it
+// simplifies holds a cheapest possible form (passes/simplify_expr.cpp), where the rules
+// could otherwise go on growing the e-graph up to a limit for nothing.
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {},
-                       const Scheduler& scheduler = {}, FastMath fast_math = {}, unsigned threads = 1);
+                       const Scheduler& scheduler = {}, FastMath fast_math = {}, unsigned threads = 1,
+                       const std::function<bool(const EGraph&)>& reached = {});
 
 }  // namespace eqsat

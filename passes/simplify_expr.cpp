@@ -1,5 +1,8 @@
 #include "passes/simplify_expr.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/condition_context.h"
@@ -142,11 +145,31 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     add_condition_forms(egraph, input);
     add_minmax_forms(egraph, input);
   }
+  // Once the root holds a leaf as cheap as any leaf can be, no form is cheaper: every
+  // form has a leaf, and no cost is negative. Stopping there matters: a sum of
+  // quotients and remainders that folds to `x` in a few iterations lets the rules go
+  // on rewriting its pieces up to the time limit.
+  Cost cheapest_leaf = Cost::infinite();
+  for (int d = 0; d < kNumDTypes; ++d) {
+    for (Op leaf : {Op::Var, Op::Const}) cheapest_leaf = std::min(cheapest_leaf, costs.op_cost(leaf, DType(d)));
+  }
+  auto root_is_cheapest = [&](const EGraph &g) {
+    for (const ENode &node : g.eclass(g.find(root)).nodes) {
+      if ((node.op == Op::Var || node.op == Op::Const) && costs.op_cost(node.op, node.dtype) == cheapest_leaf) {
+        return true;
+      }
+    }
+    return false;
+  };
+  // The limits hold for the whole simplification, over all its rounds.
+  const auto start = std::chrono::steady_clock::now();
   RunReport report;
   for (int round = 0;; ++round) {
-    accumulate(report, run_rewrites(egraph, rules, options.limits, {}, options.fast_math));
+    RunLimits limits = options.limits;
+    limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest));
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
-        report.stop_reason == StopReason::TimeLimit)
+        report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
       break;
     Extracted best = TreeExtractor(egraph, costs).extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.

@@ -69,8 +69,9 @@ def test_report_and_cost_profile(tmp_path):
     result = eqsat.simplify("x // 4 * 4 + x % 4", costs=str(profile), report=True)
     assert str(result.output) == "x"
     assert result.cost == 1
-    assert result.report["stop_reason"] == "saturated"
-    assert result.report["iterations"] >= 1
+    # The normal forms give `x` before any rule runs; a leaf is as cheap as it gets.
+    assert result.report["stop_reason"] == "minimal"
+    assert result.report["nodes"] >= 1
 
 
 def test_errors_carry_the_position():

@@ -69,12 +69,12 @@ TEST(Build, MakeTypedReturnsTheErrorInsteadOfThrowing) {
 TEST(StmtBuild, AFunctionBuiltInCppPrintsLikeItsText) {
   using namespace build;
   const Expr i = var("i"), n = var("n");
-  Function kernel = function("kernel", {param("n", Type::scalar(DType::Index))},
-                             {for_range("i", lit(0), n, lit(1),
-                                        {assign("j", floordiv(i, 8)),
-                                         if_then(i < n, {eval(call("store", {arith(var("j") * 4 + 0)}))})}),
-                              return_values({arith(n)})},
-                             Type::scalar(DType::Index));
+  Function kernel = function(
+      "kernel", {param("n", Type::scalar(DType::Index))},
+      {for_range("i", lit(0), n, lit(1),
+                 {assign("j", floordiv(i, 8)), if_then(i < n, {eval(call("store", {arith(var("j") * 4 + 0)}))})}),
+       return_values({arith(n)})},
+      Type::scalar(DType::Index));
   const std::string text =
       "def kernel(n: Scalar[INDEX]) -> Scalar[INDEX]:\n"
       "    for i in range(0, n):\n"

@@ -16,7 +16,7 @@ cmake -S "$root/tests/package/consumer" -B "$work/build" -G Ninja -DCMAKE_BUILD_
 cmake --build "$work/build" >/dev/null
 "$work/build/consumer" > "$work/got.txt"
 cat > "$work/want.txt" <<'WANT'
-(ko * 8 + ki) % 8 -> ki (cost 1, saturated)
+(ko * 8 + ki) % 8 -> ki (cost 1, minimal)
 def kernel(n: Scalar[INDEX]):
     store(0)
     for j in range(0, n):

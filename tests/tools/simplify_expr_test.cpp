@@ -55,7 +55,7 @@ TEST(SimplifyExpr, ReportGoesToStderr) {
   EXPECT_EQ(keys_of(report[0]), (std::vector<std::string>{"output", "cost", "report"}));
   EXPECT_EQ(report[0]["output"], "x");
   EXPECT_EQ(report[0]["cost"], 1);
-  EXPECT_EQ(report[0]["report"]["stop_reason"], "saturated");
+  EXPECT_EQ(report[0]["report"]["stop_reason"], "minimal");
   EXPECT_TRUE(report[0]["report"].contains("iterations"));
   EXPECT_TRUE(report[0]["report"].contains("nodes"));
   EXPECT_TRUE(report[0]["report"].contains("classes"));
