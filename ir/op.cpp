@@ -89,4 +89,38 @@ bool is_commutative(Op op, DType dtype) {
   return op_info(op).commutative;
 }
 
+Op mirrored_comparison(Op op) {
+  switch (op) {
+    case Op::Lt:
+      return Op::Gt;
+    case Op::Le:
+      return Op::Ge;
+    case Op::Gt:
+      return Op::Lt;
+    case Op::Ge:
+      return Op::Le;
+    default:
+      return op;
+  }
+}
+
+Op negated_comparison(Op op) {
+  switch (op) {
+    case Op::Lt:
+      return Op::Ge;
+    case Op::Le:
+      return Op::Gt;
+    case Op::Gt:
+      return Op::Le;
+    case Op::Ge:
+      return Op::Lt;
+    case Op::Eq:
+      return Op::Ne;
+    case Op::Ne:
+      return Op::Eq;
+    default:
+      return op;
+  }
+}
+
 }  // namespace eqsat

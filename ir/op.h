@@ -88,6 +88,13 @@ constexpr Prec tighter(Prec level) { return static_cast<Prec>(static_cast<int>(l
 
 constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
 
+// `a op b` is `b mirrored_comparison(op) a` (== and != are symmetric); other ops are
+// returned as they are.
+Op mirrored_comparison(Op op);
+// The comparison that holds exactly when `a op b` does not — for integer operands only:
+// with a float NaN both are false. Other ops are returned as they are.
+Op negated_comparison(Op op);
+
 // Whether `op` on operands of `dtype` gives the same value with its two operands
 // swapped. Float min and max are the exception to op_info().commutative: which zero
 // min(-0.0, +0.0) returns is not specified (IEEE 754 minNum allows either, and

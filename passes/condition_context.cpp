@@ -96,28 +96,9 @@ std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
   }
 }
 
-Op mirror(Op op) {  // a op b  <=>  b mirror(op) a
-  switch (op) {
-    case Op::Lt:
-      return Op::Gt;
-    case Op::Gt:
-      return Op::Lt;
-    case Op::Le:
-      return Op::Ge;
-    case Op::Ge:
-      return Op::Le;
-    default:
-      return op;
-  }
-}
-
-bool is_compare(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-}
-
 // Reads an integer comparison as a bound on a linear form, or nullopt.
 std::optional<LinearFact> read_comparison(const Expr &expr) {
-  if (!is_compare(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+  if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
   const Expr &a = expr.arg(0);
   const Expr &b = expr.arg(1);
   const std::string dtype_tag(dtype_name(a.dtype()));
@@ -127,7 +108,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
     if (b.is_const() && !a.is_const() && b.value().i < kLimit && b.value().i > -kLimit)
       return make_fact(dtype_tag + ":" + print(a), expr.op(), b.value().i);
     if (a.is_const() && !b.is_const() && a.value().i < kLimit && a.value().i > -kLimit)
-      return make_fact(dtype_tag + ":" + print(b), mirror(expr.op()), a.value().i);
+      return make_fact(dtype_tag + ":" + print(b), mirrored_comparison(expr.op()), a.value().i);
     return std::nullopt;
   }
   std::map<std::string, Int> terms;
@@ -140,7 +121,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   Int divisor = 0;
   for (const auto &term : terms) divisor = gcd(divisor, term.second);
   const bool negate = terms.begin()->second < 0;
-  Op op = negate ? mirror(expr.op()) : expr.op();
+  Op op = negate ? mirrored_comparison(expr.op()) : expr.op();
   Int v;
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
@@ -233,8 +214,8 @@ Bound negated(Bound bound) {
 
 // The comparison that is true exactly where `expr` is false, for integer
 // comparisons (`x < y` and `y <= x`); nullopt otherwise.
-std::optional<Expr> negated_comparison(const Expr &expr) {
-  if (!is_compare(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+std::optional<Expr> negated(const Expr &expr) {
+  if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
   const Expr &a = expr.arg(0);
   const Expr &b = expr.arg(1);
   switch (expr.op()) {
@@ -284,7 +265,7 @@ class Context {
   // The value of the BOOL term `expr` where the facts hold, if they decide it.
   std::optional<bool> decide(const Expr &expr) const {
     if (known_.empty()) return std::nullopt;
-    std::optional<Expr> negation = negated_comparison(expr);
+    std::optional<Expr> negation = negated(expr);
     for (const auto &[fact, value] : known_) {
       if (fact == expr) return value;
       if (negation && fact == *negation) return !value;

@@ -14,43 +14,6 @@ VarTyper Facts::var_typer() const {
 
 namespace {
 
-// The comparison that holds when `a op b` does not, for integer operands (for floats
-// a comparison with NaN is false both ways, so there is no such comparison).
-Op negated(Op op) {
-  switch (op) {
-    case Op::Lt:
-      return Op::Ge;
-    case Op::Le:
-      return Op::Gt;
-    case Op::Gt:
-      return Op::Le;
-    case Op::Ge:
-      return Op::Lt;
-    case Op::Eq:
-      return Op::Ne;
-    case Op::Ne:
-      return Op::Eq;
-    default:
-      return op;
-  }
-}
-
-// `a op b` is `b mirrored(op) a`.
-Op mirrored(Op op) {
-  switch (op) {
-    case Op::Lt:
-      return Op::Gt;
-    case Op::Le:
-      return Op::Ge;
-    case Op::Gt:
-      return Op::Lt;
-    case Op::Ge:
-      return Op::Le;
-    default:
-      return op;  // == and != are symmetric
-  }
-}
-
 // An assumed comparison between two integer classes, normalized so that it holds.
 struct Atom {
   Op op;  // Eq Ne Lt Le Gt Ge
@@ -102,7 +65,7 @@ class FactCollector {
     if (!is_integer(left.dtype()) || left.dtype() != right.dtype()) return;  // never floats
     ClassId left_class = egraph_.add_expr(left);
     ClassId right_class = egraph_.add_expr(right);
-    Op op = holds ? fact.op() : negated(fact.op());
+    Op op = holds ? fact.op() : negated_comparison(fact.op());
     if (!holds) egraph_.merge(add_comparison(egraph_, op, left_class, right_class), true_);
     atoms_.push_back({op, left_class, right_class});
   }
@@ -283,7 +246,7 @@ bool narrow_intervals(EGraph& egraph, const std::vector<Atom>& atoms, const Orde
         changed |= narrow(egraph, left, *interval);
       }
     } else if (auto c2 = egraph.data(left).constant) {
-      if (auto interval = interval_from_comparison(mirrored(atom.op), c2->i, egraph.data(right).interval)) {
+      if (auto interval = interval_from_comparison(mirrored_comparison(atom.op), c2->i, egraph.data(right).interval)) {
         changed |= narrow(egraph, right, *interval);
       }
     }

@@ -33,41 +33,6 @@ bool mentions_any(const Term& t, const std::function<bool(const std::string&)>& 
   return any;
 }
 
-// `a op b` is `b mirrored(op) a`; the comparison that holds when `a op b` does not
-// (integers only).
-Op mirrored(Op op) {
-  switch (op) {
-    case Op::Lt:
-      return Op::Gt;
-    case Op::Le:
-      return Op::Ge;
-    case Op::Gt:
-      return Op::Lt;
-    case Op::Ge:
-      return Op::Le;
-    default:
-      return op;
-  }
-}
-Op negated(Op op) {
-  switch (op) {
-    case Op::Lt:
-      return Op::Ge;
-    case Op::Le:
-      return Op::Gt;
-    case Op::Gt:
-      return Op::Le;
-    case Op::Ge:
-      return Op::Lt;
-    case Op::Eq:
-      return Op::Ne;
-    case Op::Ne:
-      return Op::Eq;
-    default:
-      return op;
-  }
-}
-
 class SimplifyVisitor {
  public:
   SimplifyVisitor(const Function& f, std::span<const Rewrite> rules, const SimplifyPassOptions& options,
@@ -321,11 +286,11 @@ class SimplifyVisitor {
       return;
     }
     if (!is_comparison(c.op()) || !is_integer(c.arg(0).dtype())) return;
-    Op op = holds ? c.op() : negated(c.op());
+    Op op = holds ? c.op() : negated_comparison(c.op());
     Expr var = c.arg(0), k = c.arg(1);
     if (var.is_const()) {
       std::swap(var, k);
-      op = mirrored(op);
+      op = mirrored_comparison(op);
     }
     if (var.op() != Op::Var || !k.is_const()) return;
     const Int v = k.value().i;
