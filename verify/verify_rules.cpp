@@ -4,8 +4,8 @@
 
 #include <atomic>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <ostream>
 #include <thread>

@@ -43,7 +43,7 @@ struct VerifyOptions {
   // Prove only the instances the lock does not prove (new, or edited since their proof);
   // with write_lock, the others keep their entries.
   bool changed = false;
-  bool progress = true;     // a progress line on stderr when it is a terminal
+  bool progress = true;  // a progress line on stderr when it is a terminal
 };
 
 // The whole command. Exit status: 0 when every instance is proved (or, with
