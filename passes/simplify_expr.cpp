@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "extract/extract.h"
 #include "extract/extractor.h"
@@ -161,13 +162,17 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
+  // The rounds share one index of the rules (the caller's, if it has one).
+  std::optional<RuleIndex> own_index;
+  const RuleIndex *rule_index = options.rule_index;
+  if (!rule_index || !rule_index->indexes(rules)) rule_index = &own_index.emplace(rules);
   // The limits hold for the whole simplification, over all its rounds.
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest));
+    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest, rule_index));
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
       break;
