@@ -134,6 +134,14 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMa
   }
 }
 
+// What a run's search works in; see run_rewrites.
+struct Scratch {
+  OpIndex op_index;
+  std::vector<TaskMatches> tasks;
+  std::vector<uint32_t> active;
+  bool in_use = false;
+};
+
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
 struct RuleBan {
   std::size_t banned_until = 0;  // first iteration (0-based) it is searched again
@@ -162,10 +170,21 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
 
   RunReport report;
   egraph.rebuild();
-  OpIndex op_index;
-  std::vector<TaskMatches> tasks;
-  std::vector<uint32_t> active;          // the rewrites an iteration searches, by position
-  std::optional<tbb::task_arena> arena;  // made when a search first goes parallel
+  // The search's lists keep their storage from one run to the next on this thread (a
+  // batch makes a few runs per case). A run started while another is in progress on
+  // the same thread (from a task it waits for) uses lists of its own.
+  thread_local Scratch kept;
+  std::optional<Scratch> own_scratch;
+  Scratch& scratch = kept.in_use ? own_scratch.emplace() : kept;
+  scratch.in_use = true;
+  struct Release {
+    Scratch& scratch;
+    ~Release() { scratch.in_use = false; }
+  } release{scratch};
+  OpIndex& op_index = scratch.op_index;
+  std::vector<TaskMatches>& tasks = scratch.tasks;
+  std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
+  std::optional<tbb::task_arena> arena;            // made when a search first goes parallel
   for (;;) {
     if (reached && reached(egraph)) {
       report.stop_reason = StopReason::Minimal;
