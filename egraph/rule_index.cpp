@@ -18,6 +18,25 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
   std::array<uint32_t, kBuckets> next{};
   for (std::size_t k = 0; k < kBuckets; ++k) next[k] = starts_[k];
   for (std::size_t r = 0; r < rewrites.size(); ++r) positions_[next[slots[r]]++] = static_cast<uint32_t>(r);
+
+  shapes_.resize(rewrites.size());
+  for (std::size_t r = 0; r < rewrites.size(); ++r) {
+    const Pattern& lhs = rewrites[r].lhs;
+    const PatternNode& root = lhs.root_node();
+    if (root.kind != PatternNode::Kind::Op) continue;
+    RootShape& shape = shapes_[r];
+    shape.any_order = is_commutative(root.op, root.dtype);
+    for (std::size_t i = 0; i < root.children.size() && i < shape.operand_needs.size(); ++i) {
+      const PatternNode& operand = lhs.nodes[root.children[i]];
+      const bool constant = operand.kind == PatternNode::Kind::Const ||
+                            (operand.kind == PatternNode::Kind::Var && rewrites[r].vars[operand.var].const_only);
+      if (operand.kind == PatternNode::Kind::Op) {
+        shape.operand_needs[i] = class_summary_bit(operand.op);
+      } else if (constant) {
+        shape.operand_needs[i] = kKnownConstantBit;
+      }
+    }
+  }
 }
 
 }  // namespace eqsat

@@ -22,6 +22,22 @@
 
 namespace eqsat {
 
+// What the classes under the root of a rewrite's left side must hold for it to match:
+// for each operand, a set of bits (see class_summary_bit) of which the operand's class
+// must have one (0: anything). Only a necessary condition, checked before matching.
+struct RootShape {
+  std::array<uint64_t, 3> operand_needs{};
+  // The operands of a commutative operation may be matched in either order: each need
+  // is then met if some operand's class meets it.
+  bool any_order = false;
+};
+
+// The bit of an operation in a class summary (the operations of the class's nodes),
+// and the bit for "the class's value is a known constant".
+inline uint64_t class_summary_bit(Op op) { return uint64_t{1} << static_cast<unsigned>(op); }
+inline constexpr uint64_t kKnownConstantBit = uint64_t{1} << 63;
+static_assert(kNumOps < 63, "a class summary has one bit per operation and one for constants");
+
 class RuleIndex {
  public:
   RuleIndex() = default;
@@ -37,6 +53,8 @@ class RuleIndex {
   // Positions of the rewrites whose left side is a variable or a constant of `dtype`
   // (tried on every class), in increasing order.
   std::span<const uint32_t> unrooted(DType dtype) const { return bucket(unrooted_slot(dtype)); }
+  // The shape of the rewrite at `position` (operand needs all 0 for an unrooted one).
+  const RootShape& shape(std::size_t position) const { return shapes_[position]; }
 
  private:
   // Buckets: one per (operation, dtype), then one per dtype for the other roots.
@@ -55,6 +73,7 @@ class RuleIndex {
   // All positions, bucket after bucket; bucket k is [starts_[k], starts_[k + 1]).
   std::vector<uint32_t> positions_;
   std::array<uint32_t, kBuckets + 1> starts_{};
+  std::vector<RootShape> shapes_;  // by position
 };
 
 }  // namespace eqsat

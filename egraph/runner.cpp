@@ -74,9 +74,12 @@ class OpIndex {
   void build(const EGraph& egraph, const std::vector<ClassId>& ids) {
     for (std::vector<ClassId>& list : by_op_) list.clear();
     dtypes_.fill(0);
+    summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
       const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.data.dtype);
+      uint64_t& summary = summaries_[id.value];
+      if (eclass.data.constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
@@ -84,9 +87,13 @@ class OpIndex {
         last = op;
         by_op_[op].push_back(id);
         dtypes_[op] |= dtype_bit;
+        summary |= class_summary_bit(node.op);
       }
     }
   }
+  // The operations of a canonical class's nodes, and kKnownConstantBit if its value is
+  // known (egraph/rule_index.h).
+  uint64_t summary(ClassId id) const { return summaries_[id.value]; }
   const std::vector<ClassId>& classes_with(Op op) const { return by_op_[static_cast<std::size_t>(op)]; }
   // The dtypes of the classes holding a node of `op`, one bit per dtype.
   uint32_t dtypes_with(Op op) const { return dtypes_[static_cast<std::size_t>(op)]; }
@@ -94,7 +101,32 @@ class OpIndex {
  private:
   std::array<std::vector<ClassId>, kNumOps> by_op_;
   std::array<uint32_t, kNumOps> dtypes_{};
+  std::vector<uint64_t> summaries_;  // by class id
 };
+
+// Whether some node of `eclass` with the root operation of a rewrite (`op`, `dtype`)
+// has operands whose classes hold what the rewrite's left side needs under its root
+// (RootShape). False means the rewrite cannot match there: the search skips the class
+// without running the matcher. True means only that it may.
+bool may_match(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, Op op, DType dtype,
+               const EClass& eclass) {
+  if (shape.operand_needs == std::array<uint64_t, 3>{}) return true;
+  for (const ENode& node : eclass.nodes) {
+    if (node.op != op || node.dtype != dtype) continue;
+    std::array<uint64_t, 3> held{};
+    for (std::size_t i = 0; i < node.children.size(); ++i) held[i] = op_index.summary(egraph.find(node.children[i]));
+    bool met = true;
+    if (shape.any_order) {
+      const uint64_t any = held[0] | held[1] | held[2];
+      for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
+    } else {
+      for (std::size_t i = 0; i < held.size(); ++i)
+        met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
+    }
+    if (met) return true;
+  }
+  return false;
+}
 static_assert(kNumDTypes <= 32, "OpIndex keeps the dtypes of an operation in 32 bits");
 
 // Classes a search task covers: enough that a task outweighs its scheduling.
@@ -107,11 +139,13 @@ constexpr std::size_t kParallelSearchMinClasses = 4096;
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
 // all anyway.
-void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMatches& task, std::size_t limit,
-                 std::atomic<std::size_t>& found) {
+void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
+                 const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found) {
   thread_local std::vector<Subst> substs;
   const Rewrite& rewrite = rewrites[task.rewrite];
   const PatternNode& root = rewrite.lhs.root_node();
+  const RootShape& shape = rule_index.shape(task.rewrite);
+  const bool rooted = root.kind == PatternNode::Kind::Op;
   task.flat.clear();
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
@@ -122,6 +156,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMa
     // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
     // with constants) only decomposes that constant into ever new ones.
     if (eclass.data.constant) continue;
+    if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs);
     std::size_t kept = 0;
     for (const Subst& subst : substs) {
@@ -277,7 +312,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<std::atomic<std::size_t>> found(active.size());
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
-      search_task(egraph, rewrites, task, limits_of[task.active], found[task.active]);
+      search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active]);
     };
     if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
       if (!arena) arena.emplace(static_cast<int>(threads));
