@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <vector>
 
 #include "extract/extract.h"
 #include "extract/extractor.h"
@@ -191,6 +192,8 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   std::optional<RuleIndex> own_index;
   const RuleIndex *rule_index = options.rule_index;
   if (!rule_index || !rule_index->indexes(rules)) rule_index = &own_index.emplace(rules);
+  // The expressions whose condition and min/max forms are in the e-graph.
+  std::vector<Expr> formed = {input};
   // The limits hold for the whole simplification, over all its rounds.
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
@@ -205,8 +208,16 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr);
-    const bool conditions_changed = add_condition_forms(egraph, best.expr);
-    const bool minmax_changed = add_minmax_forms(egraph, best.expr);
+    // The condition and min/max forms are functions of the expression alone: for one
+    // already given them (often the input itself is still the best), they would add
+    // and merge only what is there.
+    bool conditions_changed = false;
+    bool minmax_changed = false;
+    if (std::find(formed.begin(), formed.end(), best.expr) == formed.end()) {
+      conditions_changed = add_condition_forms(egraph, best.expr);
+      minmax_changed = add_minmax_forms(egraph, best.expr);
+      formed.push_back(best.expr);
+    }
     if (!linear_changed && !conditions_changed && !minmax_changed) break;
     egraph.rebuild();
   }
