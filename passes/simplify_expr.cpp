@@ -110,8 +110,11 @@ bool add_condition_forms(EGraph &egraph, const Expr &expr) {
 // normal form (passes/minmax_form.h). Returns whether a class changed.
 bool add_minmax_forms(EGraph &egraph, const Expr &expr) {
   bool changed = false;
+  // Where no constant left a min or max, the Keep form is the MoveOut form.
+  bool moved_constant = false;
   for (MinMaxConstants constants : {MinMaxConstants::MoveOut, MinMaxConstants::Keep}) {
-    Expr normal = normalize_minmax_offsets(expr, constants);
+    if (constants == MinMaxConstants::Keep && !moved_constant) break;
+    Expr normal = normalize_minmax_offsets(expr, constants, &moved_constant);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
