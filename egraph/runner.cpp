@@ -169,6 +169,9 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   }
 }
 
+// Class ids a task's match list keeps between runs (256 KB).
+constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
+
 // What a run's search works in; see run_rewrites.
 struct Scratch {
   OpIndex op_index;
@@ -212,9 +215,16 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   std::optional<Scratch> own_scratch;
   Scratch& scratch = kept.in_use ? own_scratch.emplace() : kept;
   scratch.in_use = true;
+  // Match lists a large run grew (megabytes for the standard workloads) are not kept
+  // for the small runs that follow.
   struct Release {
     Scratch& scratch;
-    ~Release() { scratch.in_use = false; }
+    ~Release() {
+      for (TaskMatches& task : scratch.tasks) {
+        if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+      }
+      scratch.in_use = false;
+    }
   } release{scratch};
   OpIndex& op_index = scratch.op_index;
   std::vector<TaskMatches>& tasks = scratch.tasks;
