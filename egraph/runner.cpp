@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cassert>
 #include <optional>
 #include <sstream>
@@ -56,7 +57,8 @@ namespace {
 // of each pattern variable (`width` ids per match). Flat lists of 32-bit ids are what
 // keeps a search of hundreds of thousands of matches small in memory.
 struct TaskMatches {
-  std::size_t rewrite = 0;
+  std::size_t rewrite = 0;  // position in the span of rewrites
+  std::size_t active = 0;   // position in the iteration's list of rewrites searched
   std::size_t width = 1;
   const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
   std::size_t begin = 0, end = 0;                 // this task's slice of them
@@ -71,27 +73,61 @@ class OpIndex {
  public:
   void build(const EGraph& egraph, const std::vector<ClassId>& ids) {
     for (std::vector<ClassId>& list : by_op_) list.clear();
+    dtypes_.fill(0);
+    summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
+      const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.data.dtype);
+      uint64_t& summary = summaries_[id.value];
+      if (eclass.data.constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
         if (op == last) continue;
         last = op;
-        if (static_cast<std::size_t>(op) >= by_op_.size()) by_op_.resize(op + 1);
         by_op_[op].push_back(id);
+        dtypes_[op] |= dtype_bit;
+        summary |= class_summary_bit(node.op);
       }
     }
   }
-  const std::vector<ClassId>& classes_with(Op op) const {
-    static const std::vector<ClassId> kNone;
-    const auto i = static_cast<std::size_t>(op);
-    return i < by_op_.size() ? by_op_[i] : kNone;
-  }
+  // The operations of a canonical class's nodes, and kKnownConstantBit if its value is
+  // known (egraph/rule_index.h).
+  uint64_t summary(ClassId id) const { return summaries_[id.value]; }
+  const std::vector<ClassId>& classes_with(Op op) const { return by_op_[static_cast<std::size_t>(op)]; }
+  // The dtypes of the classes holding a node of `op`, one bit per dtype.
+  uint32_t dtypes_with(Op op) const { return dtypes_[static_cast<std::size_t>(op)]; }
 
  private:
-  std::vector<std::vector<ClassId>> by_op_;
+  std::array<std::vector<ClassId>, kNumOps> by_op_;
+  std::array<uint32_t, kNumOps> dtypes_{};
+  std::vector<uint64_t> summaries_;  // by class id
 };
+
+// Whether some node of `eclass` with the root operation of a rewrite (`op`, `dtype`)
+// has operands whose classes hold what the rewrite's left side needs under its root
+// (RootShape). False means the rewrite cannot match there: the search skips the class
+// without running the matcher. True means only that it may.
+bool may_match(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, Op op, DType dtype,
+               const EClass& eclass) {
+  if (shape.operand_needs == std::array<uint64_t, 3>{}) return true;
+  for (const ENode& node : eclass.nodes) {
+    if (node.op != op || node.dtype != dtype) continue;
+    std::array<uint64_t, 3> held{};
+    for (std::size_t i = 0; i < node.children.size(); ++i) held[i] = op_index.summary(egraph.find(node.children[i]));
+    bool met = true;
+    if (shape.any_order) {
+      const uint64_t any = held[0] | held[1] | held[2];
+      for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
+    } else {
+      for (std::size_t i = 0; i < held.size(); ++i)
+        met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
+    }
+    if (met) return true;
+  }
+  return false;
+}
+static_assert(kNumDTypes <= 32, "OpIndex keeps the dtypes of an operation in 32 bits");
 
 // Classes a search task covers: enough that a task outweighs its scheduling.
 constexpr std::size_t kClassesPerTask = 256;
@@ -103,11 +139,13 @@ constexpr std::size_t kParallelSearchMinClasses = 4096;
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
 // all anyway.
-void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMatches& task, std::size_t limit,
-                 std::atomic<std::size_t>& found) {
+void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
+                 const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found) {
   thread_local std::vector<Subst> substs;
   const Rewrite& rewrite = rewrites[task.rewrite];
   const PatternNode& root = rewrite.lhs.root_node();
+  const RootShape& shape = rule_index.shape(task.rewrite);
+  const bool rooted = root.kind == PatternNode::Kind::Op;
   task.flat.clear();
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
@@ -118,6 +156,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMa
     // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
     // with constants) only decomposes that constant into ever new ones.
     if (eclass.data.constant) continue;
+    if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs);
     std::size_t kept = 0;
     for (const Subst& subst : substs) {
@@ -129,6 +168,17 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, TaskMa
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
 }
+
+// Class ids a task's match list keeps between runs (256 KB).
+constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
+
+// What a run's search works in; see run_rewrites.
+struct Scratch {
+  OpIndex op_index;
+  std::vector<TaskMatches> tasks;
+  std::vector<uint32_t> active;
+  bool in_use = false;
+};
 
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
 struct RuleBan {
@@ -144,7 +194,7 @@ std::size_t shifted(std::size_t value, std::size_t times) {
 
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits,
                        const Scheduler& scheduler, FastMath fast_math, unsigned threads,
-                       const std::function<bool(const EGraph&)>& reached) {
+                       const std::function<bool(const EGraph&)>& reached, const RuleIndex* rule_index) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto seconds_since = [](Clock::time_point from) {
@@ -152,13 +202,34 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   };
   auto elapsed = [&] { return seconds_since(start); };
   const bool backoff = scheduler.kind == Scheduler::Kind::Backoff;
-  std::vector<RuleBan> bans(rewrites.size());
+  std::vector<RuleBan> bans(backoff ? rewrites.size() : 0);
+  std::optional<RuleIndex> own_index;
+  if (!rule_index || !rule_index->indexes(rewrites)) rule_index = &own_index.emplace(rewrites);
 
   RunReport report;
   egraph.rebuild();
-  OpIndex op_index;
-  std::vector<TaskMatches> tasks;
-  std::optional<tbb::task_arena> arena;  // made when a search first goes parallel
+  // The search's lists keep their storage from one run to the next on this thread (a
+  // batch makes a few runs per case). A run started while another is in progress on
+  // the same thread (from a task it waits for) uses lists of its own.
+  thread_local Scratch kept;
+  std::optional<Scratch> own_scratch;
+  Scratch& scratch = kept.in_use ? own_scratch.emplace() : kept;
+  scratch.in_use = true;
+  // Match lists a large run grew (megabytes for the standard workloads) are not kept
+  // for the small runs that follow.
+  struct Release {
+    Scratch& scratch;
+    ~Release() {
+      for (TaskMatches& task : scratch.tasks) {
+        if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+      }
+      scratch.in_use = false;
+    }
+  } release{scratch};
+  OpIndex& op_index = scratch.op_index;
+  std::vector<TaskMatches>& tasks = scratch.tasks;
+  std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
+  std::optional<tbb::task_arena> arena;            // made when a search first goes parallel
   for (;;) {
     if (reached && reached(egraph)) {
       report.stop_reason = StopReason::Minimal;
@@ -193,22 +264,45 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::array<bool, kNumDTypes> dtype_present{};
     for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).data.dtype)] = true;
     op_index.build(egraph, ids);
+    // The rewrites whose root can match some class, in increasing position. (The
+    // backoff scheduler looks at every rewrite of a dtype present, so that its bans
+    // and their counts are those of a scan of all rewrites.)
+    active.clear();
+    if (backoff) {
+      for (std::size_t r = 0; r < rewrites.size(); ++r) {
+        if (dtype_present[static_cast<std::size_t>(rewrites[r].lhs.root_node().dtype)])
+          active.push_back(static_cast<uint32_t>(r));
+      }
+    } else {
+      for (int op = 0; op < kNumOps; ++op) {
+        for (uint32_t mask = op_index.dtypes_with(Op(op)); mask != 0; mask &= mask - 1) {
+          const std::span<const uint32_t> rooted = rule_index->rooted_at(Op(op), DType(std::countr_zero(mask)));
+          active.insert(active.end(), rooted.begin(), rooted.end());
+        }
+      }
+      for (int d = 0; d < kNumDTypes; ++d) {
+        if (!dtype_present[d]) continue;
+        const std::span<const uint32_t> unrooted = rule_index->unrooted(DType(d));
+        active.insert(active.end(), unrooted.begin(), unrooted.end());
+      }
+      std::sort(active.begin(), active.end());
+    }
     std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
-    std::vector<std::size_t> limits_of(rewrites.size(), RunLimits::kNoLimit);
-    std::vector<std::size_t> first_task(rewrites.size() + 1, 0);
+    std::vector<std::size_t> limits_of(active.size(), RunLimits::kNoLimit);
+    std::vector<std::size_t> first_task(active.size() + 1, 0);
     std::size_t candidates = 0;
-    for (std::size_t r = 0; r < rewrites.size(); ++r) {
-      first_task[r] = used;
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::size_t r = active[a];
+      first_task[a] = used;
       // A rule proved only under relaxed float semantics runs only where they are granted.
       if (!fast_math.includes(rewrites[r].fast_math)) continue;
-      if (!dtype_present[static_cast<std::size_t>(rewrites[r].lhs.root_node().dtype)]) continue;
       if (backoff) {
         RuleBan& ban = bans[r];
         if (iteration < ban.banned_until) {
           ++stats.banned;
           continue;
         }
-        limits_of[r] = shifted(scheduler.match_limit, ban.times_banned);
+        limits_of[a] = shifted(scheduler.match_limit, ban.times_banned);
       }
       const PatternNode& root = rewrites[r].lhs.root_node();
       const std::vector<ClassId>& classes = root.kind == PatternNode::Kind::Op ? op_index.classes_with(root.op) : ids;
@@ -217,17 +311,18 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         if (used == tasks.size()) tasks.emplace_back();
         TaskMatches& task = tasks[used++];
         task.rewrite = r;
+        task.active = a;
         task.width = 1 + rewrites[r].vars.size();
         task.classes = &classes;
         task.begin = begin;
         task.end = std::min(classes.size(), begin + kClassesPerTask);
       }
     }
-    first_task[rewrites.size()] = used;
-    std::vector<std::atomic<std::size_t>> found(rewrites.size());
+    first_task[active.size()] = used;
+    std::vector<std::atomic<std::size_t>> found(active.size());
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
-      search_task(egraph, rewrites, task, limits_of[task.rewrite], found[task.rewrite]);
+      search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active]);
     };
     if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
       if (!arena) arena.emplace(static_cast<int>(threads));
@@ -237,14 +332,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     // The backoff scheduler bans a rule that found more than its limit: none of its
     // matches are applied.
-    std::vector<char> applied(rewrites.size(), 1);
-    for (std::size_t r = 0; r < rewrites.size(); ++r) {
-      if (first_task[r] == first_task[r + 1] || !backoff) continue;
+    std::vector<char> applied(active.size(), 1);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      if (first_task[a] == first_task[a + 1] || !backoff) continue;
       std::size_t count = 0;
-      for (std::size_t t = first_task[r]; t < first_task[r + 1]; ++t) count += tasks[t].count();
-      if (count > limits_of[r]) {
-        applied[r] = 0;
-        RuleBan& ban = bans[r];
+      for (std::size_t t = first_task[a]; t < first_task[a + 1]; ++t) count += tasks[t].count();
+      if (count > limits_of[a]) {
+        applied[a] = 0;
+        RuleBan& ban = bans[active[a]];
         const std::size_t length = shifted(scheduler.ban_length, ban.times_banned);
         ++ban.times_banned;
         ban.banned_until = length > RunLimits::kNoLimit - iteration ? RunLimits::kNoLimit : iteration + length;
@@ -252,17 +347,19 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
     }
     for (std::size_t t = 0; t < used; ++t) {
-      if (applied[tasks[t].rewrite]) stats.matches += tasks[t].count();
+      if (applied[tasks[t].active]) stats.matches += tasks[t].count();
     }
     report.search_seconds += seconds_since(phase);
 
-    // Calls `visit(rewrite, class, substitution)` for every match to apply, in order.
+    // Calls `visit(rewrite, its position in active, class, substitution)` for every
+    // match to apply, in order.
     auto for_each_match = [&](auto&& visit) {
       for (std::size_t t = 0; t < used; ++t) {
         const TaskMatches& task = tasks[t];
-        if (!applied[task.rewrite]) continue;
+        if (!applied[task.active]) continue;
         for (std::size_t k = 0; k < task.flat.size(); k += task.width) {
-          if (!visit(task.rewrite, task.flat[k], std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
+          if (!visit(task.rewrite, task.active, task.flat[k],
+                     std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
             return;
         }
       }
@@ -274,7 +371,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId> left_terms;
     if (egraph.explainer()) {
       left_terms.reserve(stats.matches);
-      for_each_match([&](std::size_t r, ClassId eclass, std::span<const ClassId> subst) {
+      for_each_match([&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst) {
         left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
         assert(egraph.find(left_terms.back()) == egraph.find(eclass));
         (void)eclass;
@@ -284,14 +381,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
 
     phase = Clock::now();
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
-    std::vector<std::size_t> fires(rewrites.size(), 0);
+    std::vector<std::size_t> fires(active.size(), 0);
     std::size_t m = 0;
-    for_each_match([&](std::size_t r, ClassId eclass, std::span<const ClassId> subst) {
+    for_each_match([&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> subst) {
       const Rewrite& rewrite = rewrites[r];
       ClassId result = instantiate(egraph, rewrite.rhs, subst);
       const ClassId left = left_terms.empty() ? eclass : left_terms[m];
       if (egraph.merge(left, result, Reason::rewrite(rewrite.name))) {
-        ++fires[r];
+        ++fires[a];
         ++stats.merges;
       }
       // Adding nodes can outgrow the budget within one iteration; stop applying then.
@@ -306,8 +403,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       ++m;
       return true;
     });
-    for (std::size_t r = 0; r < rewrites.size(); ++r) {
-      if (fires[r]) report.rule_fires[rewrites[r].name] += fires[r];
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
 

@@ -15,6 +15,7 @@
 
 #include "egraph/egraph.h"
 #include "egraph/rewrite.h"
+#include "egraph/rule_index.h"
 
 namespace eqsat {
 
@@ -80,8 +81,11 @@ struct RunReport {
 // true stops the run with StopReason::Minimal. simplify_expr stops once the class it
 // simplifies holds a cheapest possible form (passes/simplify_expr.cpp), where the rules
 // could otherwise go on growing the e-graph up to a limit for nothing.
+// `rule_index`: an index of `rewrites` (egraph/rule_index.h) kept by a caller that runs
+// the same rewrites many times; without one (or with one of other rewrites) the run
+// builds its own. Only the time differs.
 RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const RunLimits& limits = {},
                        const Scheduler& scheduler = {}, FastMath fast_math = {}, unsigned threads = 1,
-                       const std::function<bool(const EGraph&)>& reached = {});
+                       const std::function<bool(const EGraph&)>& reached = {}, const RuleIndex* rule_index = nullptr);
 
 }  // namespace eqsat

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 
 namespace eqsat {
 
@@ -36,9 +37,13 @@ bool const_fixes_own_dtype(const Value& v) {
 }
 
 // Whether the printed form of `e` fixes its own dtype without help (before the printer
-// decides to write some constant in full). Quadratic in the depth at worst, which the
-// parser's depth limit keeps small.
-bool fixes_own_dtype(const Expr& e) {
+// decides to write some constant in full). The answer of a node reached at depth
+// kRememberedDepth or more is remembered in `memo` (by node): the printer asks about
+// every node, and without it a deep chain (`max(max(max(x, 1) // 2, 1) // 2, 1)`, 100
+// levels) is walked down to its bottom from every level. Shallow expressions, the
+// common case, never touch the table.
+constexpr int kRememberedDepth = 8;
+bool fixes_own_dtype(const Expr& e, std::unordered_map<const void*, bool>& memo, int depth = 0) {
   switch (e.op()) {
     case Op::Var:
     case Op::Cast:
@@ -49,10 +54,19 @@ bool fixes_own_dtype(const Expr& e) {
       break;
   }
   if (is_logic(e.op()) || is_comparison(e.op())) return true;
-  for (const Expr& arg : typed_together(e)) {
-    if (fixes_own_dtype(arg)) return true;
+  const bool remembered = depth >= kRememberedDepth;
+  if (remembered) {
+    if (auto it = memo.find(e.identity()); it != memo.end()) return it->second;
   }
-  return false;
+  bool fixes = false;
+  for (const Expr& arg : typed_together(e)) {
+    if (fixes_own_dtype(arg, memo, depth + 1)) {
+      fixes = true;
+      break;
+    }
+  }
+  if (remembered) memo.emplace(e.identity(), fixes);
+  return fixes;
 }
 
 // What the parser defaults a subtree of bare literals to: INDEX for integer literals,
@@ -133,7 +147,7 @@ class Printer {
     for (std::size_t i = first; i < contexts.size(); ++i) contexts[i].pushed = dtype;
 
     bool fixed = false;
-    for (const Expr& arg : together) fixed = fixed || fixes_own_dtype(arg);
+    for (const Expr& arg : together) fixed = fixed || fixes_own_dtype(arg, fixes_memo_);
     if (fixed) return contexts;
     // An open operation: the parser pushes the parent's dtype (a comparison pushes none,
     // its result being BOOL) or else the default into the operands.
@@ -172,6 +186,9 @@ class Printer {
                 within(print(e.arg(1), contexts[1]), tighter(info.prec)),
             info.prec};
   }
+
+  // fixes_own_dtype's answers for the deep nodes of the expression being printed.
+  std::unordered_map<const void*, bool> fixes_memo_;
 };
 
 }  // namespace

@@ -92,6 +92,8 @@ class MinMaxOffsets {
  public:
   explicit MinMaxOffsets(MinMaxConstants constants) : constants_(constants) {}
 
+  bool moved_constant() const { return moved_constant_; }
+
   Expr rewrite(const Expr &expr) {
     if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
     if (auto it = memo_.find(expr.identity()); it != memo_.end()) return it->second.second;
@@ -246,6 +248,7 @@ class MinMaxOffsets {
       return Expr::make(Op::Add, DType::Index, {scaled, write(common)});
     }
     common.constant = constants_ == MinMaxConstants::MoveOut ? kept[first].constant : 0;
+    moved_constant_ = moved_constant_ || common.constant != 0;
     for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
     // In a canonical order, so that equal chains are written alike.
     std::stable_sort(kept.begin(), kept.end(), [](const Linear &l, const Linear &r) {
@@ -410,6 +413,7 @@ class MinMaxOffsets {
   }
 
   MinMaxConstants constants_;
+  bool moved_constant_ = false;  // whether the constants made a difference (see the header)
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;
 };
 
@@ -422,14 +426,19 @@ bool has_index_minmax(const Expr &expr) {
 
 }  // namespace
 
-Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants) {
+Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants, bool *moved_constant) {
+  if (moved_constant) *moved_constant = false;
   if (!has_index_minmax(expr)) return expr;
   try {
-    Expr out = MinMaxOffsets(constants).rewrite(expr);
+    MinMaxOffsets offsets(constants);
+    Expr out = offsets.rewrite(expr);
+    if (moved_constant) *moved_constant = offsets.moved_constant();
     if (out == expr) return expr;
     out = normalize_linear(out);
     return out == expr ? expr : out;
   } catch (const Overflow &) {
+    // Where the other form overflows is not known: the caller must compute it.
+    if (moved_constant) *moved_constant = true;
     return expr;
   }
 }

@@ -34,6 +34,10 @@ enum class MinMaxConstants { MoveOut, Keep };
 
 // `expr` with its INDEX min/max offsets in normal form, then linearly
 // normalized. Returns `expr` itself when there is no min or max to move across.
-Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants = MinMaxConstants::MoveOut);
+// With MoveOut and `moved_constant` given, sets it to whether a first operand's
+// constant was moved out of a min or max: when not, the Keep form is the same (a
+// caller wanting both need not compute it).
+Expr normalize_minmax_offsets(const Expr &expr, MinMaxConstants constants = MinMaxConstants::MoveOut,
+                              bool *moved_constant = nullptr);
 
 }  // namespace eqsat

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <vector>
 
 #include "extract/extract.h"
 #include "extract/extractor.h"
@@ -59,30 +61,38 @@ struct LinearForms {
   LinearNormalizer mod_form;
 };
 
+bool is_divmod(const Expr &expr) { return expr.op() == Op::FloorDiv || expr.op() == Op::FloorMod; }
+
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
-// of the e-graph) with the classes of its linear normal forms. Returns whether
-// any class changed.
-bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr) {
-  bool changed = false;
-  for (const Expr &arg : expr.args()) changed = add_linear_forms(egraph, forms, arg) || changed;
-  if (!is_normalizable(expr)) return changed;
-  // An and/or chain is combined the same way in every mode: the plain one is
-  // enough.
-  const bool chain = expr.op() == Op::And || expr.op() == Op::Or;
+// of the e-graph) with the classes of its linear normal forms. Sets `changed`
+// when a class changed; returns whether `expr` holds a floor quotient or
+// remainder.
+bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool &changed) {
+  bool divmod = is_divmod(expr);
+  for (const Expr &arg : expr.args()) divmod = add_linear_forms(egraph, forms, arg, changed) || divmod;
+  if (!is_normalizable(expr)) return divmod;
+  // The modes differ only in how they write quotients and remainders: a term
+  // without one has the same form in each (the same atoms are asked about too),
+  // so the plain one is enough. So it is for an and/or chain, combined the same
+  // way in every mode.
+  const bool plain_only = !divmod || expr.op() == Op::And || expr.op() == Op::Or;
   for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
-    if (chain && normalizer != &forms.plain) break;
+    if (plain_only && normalizer != &forms.plain) break;
     Expr normal = normalizer->normalize(expr);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
     changed = egraph.merge(original, normalized) || changed;
   }
-  return changed;
+  return divmod;
 }
 
+// Returns whether any class changed.
 bool add_linear_forms(EGraph &egraph, const Expr &expr) {
   LinearForms forms(egraph);
-  return add_linear_forms(egraph, forms, expr);
+  bool changed = false;
+  add_linear_forms(egraph, forms, expr, changed);
+  return changed;
 }
 
 // Merges the class of `expr` with its form whose subterms decided by their
@@ -100,8 +110,11 @@ bool add_condition_forms(EGraph &egraph, const Expr &expr) {
 // normal form (passes/minmax_form.h). Returns whether a class changed.
 bool add_minmax_forms(EGraph &egraph, const Expr &expr) {
   bool changed = false;
+  // Where no constant left a min or max, the Keep form is the MoveOut form.
+  bool moved_constant = false;
   for (MinMaxConstants constants : {MinMaxConstants::MoveOut, MinMaxConstants::Keep}) {
-    Expr normal = normalize_minmax_offsets(expr, constants);
+    if (constants == MinMaxConstants::Keep && !moved_constant) break;
+    Expr normal = normalize_minmax_offsets(expr, constants, &moved_constant);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
@@ -138,13 +151,6 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   egraph.clear();
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
-  // Normal forms are rewriting too: a run allowed no iteration gets none.
-  const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
-  if (linear_forms) {
-    add_linear_forms(egraph, input);
-    add_condition_forms(egraph, input);
-    add_minmax_forms(egraph, input);
-  }
   // Once the root holds a leaf as cheap as any leaf can be, no form is cheaper: every
   // form has a leaf, and no cost is negative. Stopping there matters: a sum of
   // quotients and remainders that folds to `x` in a few iterations lets the rules go
@@ -152,6 +158,30 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   Cost cheapest_leaf = Cost::infinite();
   for (int d = 0; d < kNumDTypes; ++d) {
     for (Op leaf : {Op::Var, Op::Const}) cheapest_leaf = std::min(cheapest_leaf, costs.op_cost(leaf, DType(d)));
+  }
+  // The fast path: a variable or a constant as cheap as any leaf, with nothing known
+  // that could make a variable a constant, is its own best form. No normal form and
+  // no saturation (the run would stop before its first iteration): extracted from
+  // the e-graph built so far, so the output, cost and report are those of the full
+  // path.
+  if ((input.op() == Op::Var || input.op() == Op::Const) && facts.bounds.empty() && facts.assumptions.empty() &&
+      costs.op_cost(input.op(), input.dtype()) == cheapest_leaf) {
+    SimplifyResult result;
+    result.report.stop_reason = StopReason::Minimal;
+    result.report.nodes = egraph.num_nodes();
+    result.report.classes = egraph.num_classes();
+    Extraction best = extract_best(egraph, costs, root, options.extract);
+    result.output = best.expr;
+    result.cost = best.cost.weighted;
+    result.optimal = best.optimal;
+    return result;
+  }
+  // Normal forms are rewriting too: a run allowed no iteration gets none.
+  const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
+  if (linear_forms) {
+    add_linear_forms(egraph, input);
+    add_condition_forms(egraph, input);
+    add_minmax_forms(egraph, input);
   }
   auto root_is_cheapest = [&](const EGraph &g) {
     for (const ENode &node : g.eclass(g.find(root)).nodes) {
@@ -161,13 +191,19 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
+  // The rounds share one index of the rules (the caller's, if it has one).
+  std::optional<RuleIndex> own_index;
+  const RuleIndex *rule_index = options.rule_index;
+  if (!rule_index || !rule_index->indexes(rules)) rule_index = &own_index.emplace(rules);
+  // The expressions whose condition and min/max forms are in the e-graph.
+  std::vector<Expr> formed = {input};
   // The limits hold for the whole simplification, over all its rounds.
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest));
+    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest, rule_index));
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
       break;
@@ -175,8 +211,16 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr);
-    const bool conditions_changed = add_condition_forms(egraph, best.expr);
-    const bool minmax_changed = add_minmax_forms(egraph, best.expr);
+    // The condition and min/max forms are functions of the expression alone: for one
+    // already given them (often the input itself is still the best), they would add
+    // and merge only what is there.
+    bool conditions_changed = false;
+    bool minmax_changed = false;
+    if (std::find(formed.begin(), formed.end(), best.expr) == formed.end()) {
+      conditions_changed = add_condition_forms(egraph, best.expr);
+      minmax_changed = add_minmax_forms(egraph, best.expr);
+      formed.push_back(best.expr);
+    }
     if (!linear_changed && !conditions_changed && !minmax_changed) break;
     egraph.rebuild();
   }

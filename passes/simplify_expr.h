@@ -28,6 +28,10 @@ struct SimplifyOptions {
   bool linear_forms = true;
   // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.
   FastMath fast_math;
+  // An index of the rules by the root of their left side (egraph/rule_index.h), built
+  // once by a caller that simplifies many expressions with the same rules (the CLI's
+  // Simplifier); nullptr, or an index of other rules: each saturation builds its own.
+  const RuleIndex* rule_index = nullptr;
 };
 
 struct SimplifyResult {

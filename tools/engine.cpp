@@ -136,14 +136,15 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
                    "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};
     }
   }
-  simplifier.rewrites_ = rules.rewrites();
+  simplifier.rewrites_ = std::make_shared<const std::vector<Rewrite>>(rules.rewrites());
+  simplifier.rule_index_ = std::make_shared<const RuleIndex>(*simplifier.rewrites_);
   return simplifier;
 }
 
 SimplifyResult Simplifier::run(const Expr& input, const Facts& facts, FastMath extra) const {
   SimplifyOptions with_extra = options();
   with_extra.fast_math |= extra;
-  return simplify_expr(input, facts, rewrites_, with_extra);
+  return simplify_expr(input, facts, *rewrites_, with_extra);
 }
 
 int fail(const std::string& message) {

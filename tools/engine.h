@@ -16,6 +16,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,7 +63,7 @@ class Simplifier {
   SimplifyResult run(const Expr& input, const Facts& facts, FastMath extra = {}) const;
   // The rules, limits, costs and the run's fast-math flags for a pass pipeline (valid
   // while this Simplifier lives); functions add their own flags and costs.
-  PassContext pass_context() const { return PassContext{rewrites_, options(), {}}; }
+  PassContext pass_context() const { return PassContext{*rewrites_, options(), {}}; }
   // The limits, costs, extractor, linear forms and fast-math flags for simplify_expr
   // (valid while this Simplifier lives).
   SimplifyOptions options() const {
@@ -72,18 +73,21 @@ class Simplifier {
     options.extract = extract_;
     options.linear_forms = linear_forms_;
     options.fast_math = fast_math_;
+    options.rule_index = rule_index_.get();
     return options;
   }
 
   const CostProfile& costs() const { return costs_; }
-  const std::vector<Rewrite>& rewrites() const { return rewrites_; }
+  const std::vector<Rewrite>& rewrites() const { return *rewrites_; }
   bool report() const { return report_; }
   FastMath fast_math() const { return fast_math_; }  // --fast-math
 
  private:
   Simplifier() = default;
 
-  std::vector<Rewrite> rewrites_;
+  // Shared by copies, so that the index (built from this storage) stays valid for them.
+  std::shared_ptr<const std::vector<Rewrite>> rewrites_ = std::make_shared<const std::vector<Rewrite>>();
+  std::shared_ptr<const RuleIndex> rule_index_ = std::make_shared<const RuleIndex>();
   CostProfile costs_ = CostProfile::unit();
   ExtractOptions extract_;
   RunLimits limits_;

@@ -132,6 +132,26 @@ TEST(PrintTypedConstants, BuiltTrees) {
   EXPECT_EQ(print(Expr::constant(Value::floating(DType::FP32, std::nan("")))), "const(nan, FP32)");
 }
 
+// Chains deeper than the printer's memo depth (`max(max(x, 1) // 2, 1) // 2`, 60
+// levels): whether each level fixes its own dtype is remembered there, and the text
+// must read back as the same tree, with or without a variable at the bottom to fix the
+// dtype of the whole chain.
+TEST(PrintDeepChains, ReadBackTheSame) {
+  for (DType dtype : {DType::Index, DType::Int32}) {
+    for (bool with_var : {true, false}) {
+      const auto c = [dtype](Int v) { return Expr::constant(Value::integer(dtype, v)); };
+      Expr chain = with_var ? Expr::var("x", dtype) : c(7);
+      for (int level = 0; level < 60; ++level) {
+        chain = Expr::make(Op::FloorDiv, dtype, {Expr::make(Op::Max, dtype, {chain, c(1)}), c(2)});
+      }
+      const Vars vars = {{"x", dtype}};
+      Result<Expr> back = parse_expr(print(chain), typer_for(vars));
+      ASSERT_TRUE(back) << back.error().describe();
+      EXPECT_EQ(*back, chain) << dtype_name(dtype) << (with_var ? " with x" : " of constants");
+    }
+  }
+}
+
 // ---------------------------------------------------------------- random round trip
 
 // Random well-typed trees over every operation and dtype.

@@ -45,3 +45,34 @@ TEST(MinMaxForm, FixedWidthIsLeftAlone) {
 
 }  // namespace
 }  // namespace eqsat
+
+namespace eqsat {
+namespace {
+
+// simplify_expr adds both forms; it skips the Keep one when MoveOut says no constant
+// left a min or max, because the two are then the same.
+TEST(MinMaxForm, SaysWhetherAConstantLeftSoThatTheKeepFormIsTheSameWhenNot) {
+  for (const char *text : {"min(x + 1, y) + z", "min(x + y + z, x + w)", "min(x + y, z) + w - x", "max(x, y - 3)",
+                           "min(x * -4 + 8, y * -4)", "x + 1"}) {
+    Result<Expr> e = parse_expr(text, Facts{}.var_typer());
+    ASSERT_TRUE(e) << text;
+    bool moved = true;
+    const Expr move_out = normalize_minmax_offsets(*e, MinMaxConstants::MoveOut, &moved);
+    const Expr keep = normalize_minmax_offsets(*e, MinMaxConstants::Keep);
+    if (!moved) {
+      EXPECT_EQ(print(keep), print(move_out)) << text;
+    }
+  }
+  bool moved = false;
+  Result<Expr> offset = parse_expr("min(x + 1, y) + z", Facts{}.var_typer());
+  ASSERT_TRUE(offset);
+  normalize_minmax_offsets(*offset, MinMaxConstants::MoveOut, &moved);
+  EXPECT_TRUE(moved);
+  Result<Expr> plain = parse_expr("min(x + y + z, x + w)", Facts{}.var_typer());
+  ASSERT_TRUE(plain);
+  normalize_minmax_offsets(*plain, MinMaxConstants::MoveOut, &moved);
+  EXPECT_FALSE(moved);
+}
+
+}  // namespace
+}  // namespace eqsat

@@ -1,0 +1,59 @@
+// simplify_expr's shortcuts: what they skip must not change what it finds.
+#include "passes/simplify_expr.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "rules/rule.h"
+
+namespace eqsat {
+namespace {
+
+const std::vector<Rewrite>& catalogue() {
+  static const std::vector<Rewrite> rewrites = builtin_rules().rewrites();
+  return rewrites;
+}
+
+Expr parse(const std::string& text, const Facts& facts = {}) {
+  Result<Expr> expr = parse_expr(text, facts.var_typer());
+  EXPECT_TRUE(expr) << text;
+  return *expr;
+}
+
+TEST(SimplifyExprFastPath, ALeafNothingIsKnownAboutIsItsOwnBestFormWithoutSaturating) {
+  for (const char* text : {"x", "5", "True"}) {
+    SimplifyResult result = simplify_expr(parse(text), {}, catalogue());
+    EXPECT_EQ(print(result.output), text);
+    EXPECT_EQ(result.report.stop_reason, StopReason::Minimal) << text;
+    EXPECT_EQ(result.report.iterations, 0u) << text;
+    EXPECT_TRUE(result.report.rule_fires.empty()) << text;
+  }
+}
+
+// The rule index is only a way to find the rules that can match: the caller's, none,
+// or one of other rules (ignored) give the same results.
+TEST(SimplifyExprRuleIndex, SameResultsWithTheCallersIndexWithoutOneOrWithAStaleOne) {
+  const RuleIndex index(catalogue());
+  const std::vector<Rewrite> copy = catalogue();  // other storage: an index of it is stale here
+  const RuleIndex stale(copy);
+  for (const char* text : {"(x * 3 + y) - (y + x * 2)", "min(x + 1, y) - min(x, y - 1)",
+                           "select(x < y, z, select(x < y, w, x) + 3)", "(x * 8 + 9) // 4 - x * 2"}) {
+    const Expr input = parse(text);
+    SimplifyOptions options;
+    const SimplifyResult plain = simplify_expr(input, {}, catalogue(), options);
+    for (const RuleIndex* given : {&index, &stale}) {
+      options.rule_index = given;
+      const SimplifyResult indexed = simplify_expr(input, {}, catalogue(), options);
+      EXPECT_EQ(print(indexed.output), print(plain.output)) << text;
+      EXPECT_EQ(indexed.report.rule_fires, plain.report.rule_fires) << text;
+      EXPECT_EQ(indexed.report.nodes, plain.report.nodes) << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace eqsat
