@@ -218,6 +218,14 @@ const RuleExample kExamples[] = {
     {"max-sub-nonneg", "max(x, x - y % 8)", "x"},
     {"min-round-up", "min(x, (x + 7) // 8 * 8)", "x"},
     {"max-round-up", "max(x, (x + 7) // 8 * 8)", "(x + 7) // 8 * 8"},
+    // added for tvm.jsonl (trunc)
+    {"min-truncdiv", "min(truncdiv(x, 10), truncdiv(y, 10))", "truncdiv(min(x, y), 10)"},
+    {"max-truncdiv", "max(truncdiv(x, 10), truncdiv(y, 10))", "truncdiv(max(x, y), 10)"},
+    {"min-truncdiv-neg", "min(truncdiv(x, -10), truncdiv(y, -10))", "truncdiv(max(x, y), -10)"},
+    {"max-truncdiv-neg", "max(truncdiv(x, -10), truncdiv(y, -10))", "truncdiv(min(x, y), -10)"},
+    {"min-truncdiv-round-up", "min(x, truncdiv(x + 3, 4) * 4)", "x"},
+    {"max-truncdiv-round-up", "max(truncdiv(x + 3, 4) * 4, x)", "truncdiv(x + 3, 4) * 4"},
+    {"min-round-up-max", "min((x + 3) // 4 * 4, max(x, 4))", "max(x, 4)", "", "x:1:"},
     // added for halide.jsonl (rules-halide)
     {"max-min-max-inner", "max(min(max(x, y), z), y)", "max(min(x, z), y)"},
     {"min-max-min-inner", "min(max(min(x, y), z), y)", "min(max(x, z), y)", "x:UINT16 y:UINT16 z:UINT16"},
@@ -272,6 +280,8 @@ const RuleExample kExamples[] = {
     {"divmod-recombine", "x % 8 + (x // 8) * 8", "x"},
     {"truncdiv-nonneg", "truncdiv(x, 4)", "x // 4", "", "x:0:"},
     {"truncmod-nonneg", "truncmod(x, 4)", "x % 4", "", "x:0:"},
+    {"truncdiv-nonneg", "truncdiv(x, y)", "x // y", "", "x:0: y:0:"},
+    {"truncmod-nonneg", "truncmod(x, y)", "x % y", "", "x:0: y:0:"},
     {"truncdiv-unsigned", "truncdiv(x, y)", "x // y", "x:UINT32 y:UINT32"},
     {"truncmod-unsigned", "truncmod(x, y)", "x % y", "x:UINT32 y:UINT32"},
     {"div2-add-mod2", "x // 2 + x % 2", "(x + 1) // 2"},
