@@ -79,8 +79,7 @@ TEST(LinearForm, TruncatedQuotientsAndRemaindersMeet) {
   // truncmod(N, m) = N - m * truncdiv(N, m) for every sign of N.
   EXPECT_EQ(normal("x - truncdiv(x, 3) * 3", LinearMode::ModForm), "truncmod(x, 3)");
   EXPECT_EQ(normal("y * 3 - truncdiv(y, 2) * 6", LinearMode::ModForm), "truncmod(y, 2) * 3");
-  EXPECT_EQ(normal("truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)", LinearMode::DivForm),
-            "x");
+  EXPECT_EQ(normal("truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)", LinearMode::DivForm), "x");
 }
 
 TEST(LinearForm, TruncatedQuotientComparedWithAConstant) {

@@ -56,7 +56,8 @@ class RandomCondition {
     if (truncating_ && pick_in(0, 2) == 0) {
       const Op op = pick_in(0, 1) ? Op::TruncDiv : Op::TruncMod;
       const int divisor = pick_in(1, 5) * (pick_in(0, 2) == 0 ? -1 : 1);
-      return Expr::make(op, t_, {Expr::make(Op::Add, t_, {var(), constant()}), Expr::constant(Value::integer(t_, divisor))});
+      return Expr::make(op, t_,
+                        {Expr::make(Op::Add, t_, {var(), constant()}), Expr::constant(Value::integer(t_, divisor))});
     }
     switch (pick_in(0, 5)) {
       case 0:

@@ -207,11 +207,11 @@ TEST(LinearFormVsZ3, RandomTruncatingDivisionUnderBounds) {
 TEST(LinearFormVsZ3, TruncatingDivisionExamples) {
   // The TVM shapes the truncating twin exists for, each folded and checked.
   const Facts facts = facts_of(DType::Index);
-  for (const char *text : {"x - truncdiv(x, 3) * 3", "y - truncdiv(y, -5) * -5", "y * 3 - truncdiv(y, 2) * 6",
-                           "truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)",
-                           "truncdiv(x + y + x + y * 3, 2)", "truncdiv(truncdiv(x, 2), 3)", "truncdiv(x * 2, 4)",
-                           "truncdiv(x, 2) > 3", "truncdiv(x, 3) >= 0", "truncdiv(x, 2) <= -1",
-                           "truncdiv(x, 4) * 4 < x - y"}) {
+  for (const char *text :
+       {"x - truncdiv(x, 3) * 3", "y - truncdiv(y, -5) * -5", "y * 3 - truncdiv(y, 2) * 6",
+        "truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)", "truncdiv(x + y + x + y * 3, 2)",
+        "truncdiv(truncdiv(x, 2), 3)", "truncdiv(x * 2, 4)", "truncdiv(x, 2) > 3", "truncdiv(x, 3) >= 0",
+        "truncdiv(x, 2) <= -1", "truncdiv(x, 4) * 4 < x - y"}) {
     const Expr input = parse_expr(text, facts.var_typer()).value();
     bool folded = false;
     for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
@@ -232,9 +232,9 @@ TEST(LinearFormVsZ3, TruncatingDivisionWithASignFromBounds) {
   EGraph egraph;
   for (const auto &[name, interval] : facts.bounds) egraph.set_var_interval(name, interval);
   const BoundsOracle bounds = [&egraph](const Expr &e) { return egraph.data(egraph.add_expr(e)).interval; };
-  for (const auto &[text, expected] : {std::pair{"truncmod(x * 10 + 3, -2)", "1"},
-                                       std::pair{"truncdiv(z * 4 - 3, 4)", "z"},
-                                       std::pair{"truncmod(z * 4 - 3, 4)", "-3"}}) {
+  for (const auto &[text, expected] :
+       {std::pair{"truncmod(x * 10 + 3, -2)", "1"}, std::pair{"truncdiv(z * 4 - 3, 4)", "z"},
+        std::pair{"truncmod(z * 4 - 3, 4)", "-3"}}) {
     const Expr input = parse_expr(text, facts.var_typer()).value();
     EXPECT_EQ(print(normalize_linear(input, LinearMode::Plain, bounds)), expected) << text;
     expect_all_modes_equal_under_bounds(input, facts);
