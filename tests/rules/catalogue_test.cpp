@@ -280,6 +280,7 @@ const RuleExample kExamples[] = {
     {"divmod-recombine", "x % 8 + (x // 8) * 8", "x"},
     {"truncdiv-nonneg", "truncdiv(x, 4)", "x // 4", "", "x:0:"},
     {"truncmod-nonneg", "truncmod(x, 4)", "x % 4", "", "x:0:"},
+    {"truncmod-truncmod", "truncmod(truncmod(x, 20), 4)", "truncmod(x, 4)"},
     {"truncdiv-nonneg", "truncdiv(x, y)", "x // y", "", "x:0: y:0:"},
     {"truncmod-nonneg", "truncmod(x, y)", "x % y", "", "x:0: y:0:"},
     {"truncdiv-unsigned", "truncdiv(x, y)", "x // y", "x:UINT32 y:UINT32"},
