@@ -327,7 +327,9 @@ std::optional<Expr> as_floor_division(Op op, DType dtype, const std::vector<Expr
   const Expr zero = Expr::constant(Value::integer(DType::Index, 0));
   const std::optional<bool> nonnegative = context.decide(Expr::make(Op::Ge, DType::Bool, {args[0], zero}));
   if (!nonnegative || !*nonnegative) return std::nullopt;
-  const Expr divisor = Expr::constant(Value::integer(DType::Index, c < 0 ? -c : c));
+  Int magnitude = c;
+  if (c < 0 && mul_overflows(c, -1, magnitude)) return std::nullopt;
+  const Expr divisor = Expr::constant(Value::integer(DType::Index, magnitude));
   return Expr::make(op == Op::TruncDiv ? Op::FloorDiv : Op::FloorMod, DType::Index, {args[0], divisor});
 }
 

@@ -706,9 +706,9 @@ class Normalizer {
     Int c = expr.arg(1).value().i;
     std::optional<Poly> p = to_poly(expr.arg(0), dtype);
     if (!p) return std::nullopt;
-    if (!has_terms(*p)) {  // a constant: C++'s / and % truncate
+    if (!has_terms(*p)) {  // a constant: C++'s / and % truncate (by -1: mul checks the one overflow)
       const Int k = p->empty() ? 0 : p->begin()->second;
-      const Int v = quotient ? k / c : k % c;
+      const Int v = c == -1 ? (quotient ? mul(dtype, k, -1) : 0) : (quotient ? k / c : k % c);
       return v == 0 ? Poly{} : Poly{{Monomial{}, v}};
     }
     const Int sign = c < 0 && quotient ? -1 : 1;
