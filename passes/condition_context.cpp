@@ -316,6 +316,23 @@ void flatten(const Expr &expr, Op op, std::vector<Expr> &operands) {
 
 Expr rewrite(const Expr &expr, const Context &context);
 
+// truncdiv(n, c) or truncmod(n, c) of INDEX with a constant c > 0 (truncmod:
+// c != 0, the remainder does not depend on the divisor's sign) where the
+// context shows n >= 0: the floor division (modulo) by c (by |c|), which the
+// linear forms and the floor rules fold further. nullopt otherwise.
+std::optional<Expr> as_floor_division(Op op, DType dtype, const std::vector<Expr> &args, const Context &context) {
+  if (dtype != DType::Index || (op != Op::TruncDiv && op != Op::TruncMod) || !args[1].is_const()) return std::nullopt;
+  const Int c = args[1].value().i;
+  if (c == 0 || (op == Op::TruncDiv && c < 0)) return std::nullopt;
+  const Expr zero = Expr::constant(Value::integer(DType::Index, 0));
+  const std::optional<bool> nonnegative = context.decide(Expr::make(Op::Ge, DType::Bool, {args[0], zero}));
+  if (!nonnegative || !*nonnegative) return std::nullopt;
+  Int magnitude = c;
+  if (c < 0 && mul_overflows(c, -1, magnitude)) return std::nullopt;
+  const Expr divisor = Expr::constant(Value::integer(DType::Index, magnitude));
+  return Expr::make(op == Op::TruncDiv ? Op::FloorDiv : Op::FloorMod, DType::Index, {args[0], divisor});
+}
+
 // A chain `a and b and ...` (or `a or b or ...`): each operand rewritten in
 // the context of the others (see the header for which).
 Expr rewrite_chain(const Expr &expr, const Context &context) {
@@ -391,6 +408,7 @@ Expr rewrite(const Expr &expr, const Context &context) {
     args.push_back(rewrite(arg, context));
     changed = changed || args.back() != arg;
   }
+  if (std::optional<Expr> floor = as_floor_division(expr.op(), expr.dtype(), args, context)) return *floor;
   return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
 }
 

@@ -19,6 +19,10 @@
 // difference of its sides with collected coefficients, divided by their gcd;
 // fixed-width: one side a constant) is bounded by the facts about the same
 // form: with `x - y < -2` known, `x < y + 1` is True and `y <= x` False.
+// A truncating division or modulo of INDEX by a constant whose numerator the
+// facts show non-negative becomes the floor one (`select(x * 4 + y >= 8,
+// truncmod(x * 4 + y - 8, 16), y)` reads `(x * 4 + y - 8) % 16` in its first
+// branch), for the linear forms and the floor rules to fold.
 //
 // The result is equal to the input wherever the input is defined: a subterm is
 // only replaced by a constant where the facts that decide it hold, and only
@@ -30,7 +34,8 @@
 
 namespace eqsat {
 
-// `expr` with every subterm that its context decides replaced by True or False.
+// `expr` with every subterm that its context decides replaced by True or False
+// (and truncating divisions the context shows floor ones by their floor form).
 // Returns `expr` itself when nothing is decided.
 Expr substitute_conditions(const Expr &expr);
 

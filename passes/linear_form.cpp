@@ -64,6 +64,13 @@ bool is_index_divmod(const Expr &expr) {
          expr.arg(1).is_const() && expr.arg(1).value().i > 0;
 }
 
+// truncdiv(x, c) or truncmod(x, c) of INDEX with a nonzero constant c: the
+// truncating twin, a polynomial in x's terms too (see truncdivmod_poly).
+bool is_index_truncdivmod(const Expr &expr) {
+  return expr.dtype() == DType::Index && (expr.op() == Op::TruncDiv || expr.op() == Op::TruncMod) &&
+         expr.arg(1).is_const() && expr.arg(1).value().i != 0;
+}
+
 class Normalizer {
  public:
   Normalizer(LinearMode mode, BoundsOracle bounds) : mode_(mode), bounds_(std::move(bounds)) {}
@@ -78,7 +85,7 @@ class Normalizer {
 
  private:
   Expr normalize_uncached(const Expr &expr) {
-    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_divmod(expr)) {
+    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_divmod(expr) || is_index_truncdivmod(expr)) {
       try {
         std::optional<Poly> poly = to_poly(expr, expr.dtype());
         if (poly && mode_ == LinearMode::ModForm) poly = to_mod_form(*poly);
@@ -391,6 +398,12 @@ class Normalizer {
           if (std::optional<Poly> p = divmod_poly(expr)) return p;
         }
         return atom(expr);
+      case Op::TruncDiv:
+      case Op::TruncMod:
+        if (t == DType::Index && is_index_truncdivmod(expr)) {
+          if (std::optional<Poly> p = truncdivmod_poly(expr)) return p;
+        }
+        return atom(expr);
       default:
         return atom(expr);
     }
@@ -493,6 +506,9 @@ class Normalizer {
         for (auto &[monomial, k] : p) k /= g;
       }
     }
+    if (t == DType::Index && !equality) {
+      if (std::optional<Expr> lifted = compare_trunc_quotient(p, op, d)) return lifted;
+    }
     if (t == DType::Index && !equality && bounds_) {
       const Int bound = op == Op::Le ? add(t, d, 1) : d;  // S <= d is S < d + 1
       if (std::optional<std::pair<Poly, Int>> lt = compare_by_blocks(p, bound)) {
@@ -521,6 +537,36 @@ class Normalizer {
     }
     if (d != 0) right[Monomial{}] = d;
     return Expr::make(out_op, DType::Bool, {from_poly(left, t), from_poly(right, t)});
+  }
+
+  // k * truncdiv(N, m) OP d (INDEX, k = 1 or -1, OP < or <=) as a comparison of
+  // N, since truncdiv(N, m) for m > 0 is monotone in N. With e the largest
+  // quotient allowed, truncdiv(N, m) <= e is N < m*(e+1) for e >= 0 (a
+  // non-negative quotient is floor(N/m)) and N <= m*e for e < 0 (a negative one
+  // is ceil(N/m)); with f the smallest allowed, truncdiv(N, m) >= f is N >= m*f
+  // for f > 0 and N > m*(f-1) for f <= 0. nullopt when p is not such a term.
+  std::optional<Expr> compare_trunc_quotient(const Poly &p, Op op, Int d) {
+    const DType t = DType::Index;
+    if (p.size() != 1 || p.begin()->first.size() != 1) return std::nullopt;
+    auto quotient = trunc_quotients_.find(p.begin()->first.front());
+    const Int k = p.begin()->second;
+    if (quotient == trunc_quotients_.end() || (k != 1 && k != -1)) return std::nullopt;
+    const Poly numerator = quotient->second.first;
+    const Int m = quotient->second.second;
+    const Int e = op == Op::Lt ? add(t, d, -1) : d;  // k * truncdiv(N, m) <= e
+    Poly lhs;
+    Int bound;  // lhs < bound
+    if (k == 1) {
+      lhs = numerator;
+      bound = e >= 0 ? mul(t, m, add(t, e, 1)) : add(t, mul(t, m, e), 1);
+    } else {
+      const Int f = mul(t, e, -1);  // truncdiv(N, m) >= f, i.e. -N < -(smallest N)
+      lhs = scaled(t, numerator, -1);
+      bound = f > 0 ? add(t, 1, mul(t, mul(t, m, f), -1)) : mul(t, mul(t, m, add(t, f, -1)), -1);
+    }
+    const Expr lifted = Expr::make(Op::Lt, DType::Bool, {from_poly(lhs, t), constant(t, bound)});
+    std::optional<Expr> normal = normalize_compare(lifted);
+    return normal ? *normal : lifted;
   }
 
   // --- Floor division and modulo by a positive constant (INDEX only). ---
@@ -609,12 +655,17 @@ class Normalizer {
     }
     std::optional<Poly> p = to_poly(numerator, DType::Index);
     if (!p) return std::nullopt;
-    auto [q, r] = split(*p, c);
+    return floor_divmod(expr.op(), *p, c);
+  }
+
+  // p // c (op FloorDiv) or p % c (FloorMod) for c > 0, as a polynomial.
+  Poly floor_divmod(Op op, const Poly &p, Int c) {
+    auto [q, r] = split(p, c);
     const DType dtype = DType::Index;
     if (bounds_ && has_terms(r)) {
-      if (std::optional<Poly> folded = divmod_by_blocks(expr.op(), *p, q, r, c)) return folded;
+      if (std::optional<Poly> folded = divmod_by_blocks(op, p, q, r, c)) return *folded;
     }
-    if (expr.op() == Op::FloorDiv) {
+    if (op == Op::FloorDiv) {
       if (!has_terms(r)) return q;  // the constant remainder is in [0, c): its quotient is 0
       Reduced red = reduce_by_gcd(r, c);
       if (red.divisor == 1) return sum(dtype, std::move(q), red.numerator);
@@ -635,20 +686,117 @@ class Normalizer {
     return sum(dtype, scaled(dtype, mod, red.g), low);
   }
 
+  // --- Truncating division and modulo by a nonzero constant (INDEX only). ---
+  // truncdiv rounds toward zero and truncmod takes the dividend's sign, so the
+  // multiples of the divisor may leave the numerator only where they do not
+  // change its sign. What holds for every sign:
+  //   truncdiv(N, -c) = -truncdiv(N, c), truncmod(N, -c) = truncmod(N, c);
+  //   truncdiv(h*N, h*c) = truncdiv(N, c), truncmod(h*N, h*c) = h*truncmod(N, c)
+  //   (the same rational quotient, rounded the same way), and truncdiv(h*N, h)
+  //   = N;
+  //   truncdiv(truncdiv(N, c1), c2) = truncdiv(N, c1*c2) (as for floors, by
+  //   symmetry on the negative side);
+  //   truncmod(N, c) = N - c*truncdiv(N, c) (the DivForm and ModForm spellings).
+  // With bounds: N >= 0 makes them the floor forms, N <= 0 their mirror image
+  // (truncdiv(N, c) = -((-N) // c), truncmod(N, c) = -((-N) % c)), and the
+  // floor folds take over.
+  std::optional<Poly> truncdivmod_poly(const Expr &expr) {
+    const DType dtype = DType::Index;
+    const bool quotient = expr.op() == Op::TruncDiv;
+    Int c = expr.arg(1).value().i;
+    std::optional<Poly> p = to_poly(expr.arg(0), dtype);
+    if (!p) return std::nullopt;
+    if (!has_terms(*p)) {  // a constant: C++'s / and % truncate (by -1: mul checks the one overflow)
+      const Int k = p->empty() ? 0 : p->begin()->second;
+      const Int v = c == -1 ? (quotient ? mul(dtype, k, -1) : 0) : (quotient ? k / c : k % c);
+      return v == 0 ? Poly{} : Poly{{Monomial{}, v}};
+    }
+    const Int sign = c < 0 && quotient ? -1 : 1;
+    c = c < 0 ? mul(dtype, c, -1) : c;
+    if (bounds_) {
+      const Interval range = poly_interval(*p);
+      if (range.lo && *range.lo >= 0) {
+        return scaled(dtype, floor_divmod(quotient ? Op::FloorDiv : Op::FloorMod, *p, c), sign);
+      }
+      if (range.hi && *range.hi <= 0) {
+        const Poly mirrored = floor_divmod(quotient ? Op::FloorDiv : Op::FloorMod, scaled(dtype, *p, -1), c);
+        return scaled(dtype, mirrored, -sign);
+      }
+    }
+    // The common factor h of the divisor and of every coefficient.
+    Int h = c;
+    for (const auto &[monomial, k] : *p) h = gcd(h, k);
+    const Poly numerator = h == 1 ? *p : divided(*p, h);
+    const Int divisor = c / h;
+    if (quotient) {
+      if (divisor == 1) return scaled(dtype, numerator, sign);
+      return scaled(dtype, trunc_division_atom(Op::TruncDiv, numerator, divisor), sign);
+    }
+    if (divisor == 1) return Poly{};
+    Poly mod;
+    if (mode_ == LinearMode::DivForm) {
+      // truncmod(N, m) = N - m * truncdiv(N, m)
+      mod = sum(dtype, numerator, scaled(dtype, trunc_division_atom(Op::TruncDiv, numerator, divisor), -divisor));
+    } else {
+      mod = trunc_division_atom(Op::TruncMod, numerator, divisor);
+    }
+    return scaled(dtype, mod, h);
+  }
+
+  // p with every coefficient divided by h (which divides them all).
+  static Poly divided(const Poly &p, Int h) {
+    Poly out;
+    for (const auto &[monomial, k] : p) out[monomial] = k / h;
+    return out;
+  }
+
+  // `truncdiv(numerator, divisor)` or `truncmod(numerator, divisor)` as an atom,
+  // divisor > 1; a quotient of a quotient is one quotient.
+  Poly trunc_division_atom(Op op, const Poly &given, Int divisor) {
+    Poly numerator = given;
+    while (op == Op::TruncDiv && numerator.size() == 1 && numerator.begin()->second == 1 &&
+           numerator.begin()->first.size() == 1) {
+      auto inner = trunc_quotients_.find(numerator.begin()->first.front());
+      if (inner == trunc_quotients_.end()) break;
+      std::optional<Int> combined = checked_mul(divisor, inner->second.second);
+      if (!combined) break;
+      numerator = inner->second.first;  // a copy: the map is not changed before it is read
+      divisor = *combined;
+    }
+    Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
+    std::string key = print(e);
+    atoms_.emplace(key, e);
+    if (op == Op::TruncDiv) trunc_quotients_.emplace(key, std::make_pair(numerator, divisor));
+    return Poly{{Monomial{std::move(key)}, 1}};
+  }
+
   // ModForm: k * (N // m) with m dividing k is (k/m) * (N - N % m).
   Poly to_mod_form(const Poly &p) {
     Poly out;
     for (const auto &[monomial, k] : p) {
-      auto it = monomial.size() == 1 ? quotients_.find(monomial.front()) : quotients_.end();
-      if (it == quotients_.end() || k % it->second.second != 0) {
+      // A floor quotient, or a truncating one: truncdiv(N, m) * m = N -
+      // truncmod(N, m) holds for every sign of N.
+      const std::pair<Poly, Int> *division = nullptr;
+      bool truncating = false;
+      if (monomial.size() == 1) {
+        if (auto it = quotients_.find(monomial.front()); it != quotients_.end()) {
+          division = &it->second;
+        } else if (auto trunc = trunc_quotients_.find(monomial.front()); trunc != trunc_quotients_.end()) {
+          division = &trunc->second;
+          truncating = true;
+        }
+      }
+      if (division == nullptr || k % division->second != 0) {
         accumulate(DType::Index, out, monomial, k);
         continue;
       }
-      Int factor = k / it->second.second;
-      Poly numerator = it->second.first;  // a copy: division_atom may rehash quotients_
-      Int m = it->second.second;
+      Int factor = k / division->second;
+      Poly numerator = division->first;  // a copy: division_atom may rehash quotients_
+      Int m = division->second;
+      const Poly remainder =
+          truncating ? trunc_division_atom(Op::TruncMod, numerator, m) : division_atom(Op::FloorMod, numerator, m);
       out = sum(DType::Index, std::move(out), scaled(DType::Index, numerator, factor));
-      out = sum(DType::Index, std::move(out), scaled(DType::Index, division_atom(Op::FloorMod, numerator, m), -factor));
+      out = sum(DType::Index, std::move(out), scaled(DType::Index, remainder, -factor));
     }
     return out;
   }
@@ -806,6 +954,8 @@ class Normalizer {
   std::map<std::string, Expr> atoms_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
   std::map<std::string, std::pair<Poly, Int>> quotients_;
+  // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.
+  std::map<std::string, std::pair<Poly, Int>> trunc_quotients_;
 };
 
 }  // namespace

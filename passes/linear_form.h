@@ -45,6 +45,19 @@ namespace eqsat {
 //   DivForm  N % m as N - m * (N // m)        (x // 8 * 4 + x // 2 % 4 is x //
 //   2); ModForm  k * (N // m), m | k, as (k/m) * (N - N % m)   (x - x // 8 * 8
 //   is x % 8).
+//
+// truncdiv and truncmod of INDEX by a nonzero constant take part too, in the
+// identities that hold for every sign of the numerator: a negative divisor's
+// sign leaves (`truncdiv(x, -5)` is `-truncdiv(x, 5)`, `truncmod(x, -2)` is
+// `truncmod(x, 2)`), a factor common to the divisor and every coefficient
+// cancels (`truncdiv(x * 2 + y * 4, 2)` is `x + y * 2`), nested quotients
+// combine (`truncdiv(truncdiv(x, 2), 3)` is `truncdiv(x, 6)`), and DivForm and
+// ModForm spell `truncmod(N, m)` as `N - m * truncdiv(N, m)` and back (`x -
+// truncdiv(x, 3) * 3` is `truncmod(x, 3)`). A quotient compared with a
+// constant becomes a comparison of its numerator (`truncdiv(x, 2) > 3` is
+// `7 < x`). The multiples of the divisor never leave a truncating numerator
+// whose sign is unknown: `truncdiv(x + 4, 4)` is not `truncdiv(x, 4) + 1` at
+// x = -1.
 enum class LinearMode { Plain, DivForm, ModForm };
 
 // The interval of an INDEX subterm's values under the run's facts (variable
@@ -59,6 +72,9 @@ enum class LinearMode { Plain, DivForm, ModForm };
 //   - N < d when s's interval is shorter than g: N < d iff S < k for the k with
 //     g*k + lower(s) >= d and g*(k-1) + upper(s) < d (`a * 4 + b < 16` with 0
 //     <= b < 4 is `a < 4`).
+// A truncating division whose numerator the bounds show non-negative is the
+// floor one, and one whose numerator is non-positive its mirror image
+// (truncdiv(N, c) = -((-N) // c)); the folds above then apply.
 // An empty function (the default) knows nothing, and no bound is used.
 using BoundsOracle = std::function<Interval(const Expr &)>;
 

@@ -42,6 +42,19 @@ TEST(ConditionContext, LinearFormsBoundEachOther) {
   EXPECT_EQ(substituted("y - x > 3 or x < y"), "x < y");
 }
 
+TEST(ConditionContext, AKnownSignMakesATruncatingDivisionFloor) {
+  // Where x * 4 + y >= 8, the numerator x * 4 + y - 8 is not negative.
+  EXPECT_EQ(substituted("select(x * 4 + y >= 8, truncmod(x * 4 + y - 8, 16), y)"),
+            "select(x * 4 + y >= 8, (x * 4 + y - 8) % 16, y)");
+  EXPECT_EQ(substituted("select(x >= 10, truncdiv(x, 3), 0)"), "select(x >= 10, x // 3, 0)");
+  // The remainder's sign is the numerator's, whatever the divisor's.
+  EXPECT_EQ(substituted("select(x >= 10, truncmod(x, -3), 0)"), "select(x >= 10, x % 3, 0)");
+  // Not where the sign is unknown (the else branch), nor truncdiv by a negative
+  // divisor (it is -(x // 3), no smaller).
+  EXPECT_EQ(substituted("select(x >= 10, 0, truncdiv(x, 3))"), "select(x >= 10, 0, truncdiv(x, 3))");
+  EXPECT_EQ(substituted("select(x >= 10, truncdiv(x, -3), 0)"), "select(x >= 10, truncdiv(x, -3), 0)");
+}
+
 TEST(ConditionContext, FixedWidthReadsOnlyComparisonsWithAConstant) {
   const std::map<std::string, DType> int8 = {{"x", DType::Int8}, {"y", DType::Int8}};
   EXPECT_EQ(substituted("x < 20 and x < 30", int8), "x < 20");

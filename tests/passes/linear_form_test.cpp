@@ -58,6 +58,38 @@ TEST(LinearForm, QuotientsAndRemaindersMeet) {
   EXPECT_EQ(normal("x // 3 * 3 + y + x % 3", LinearMode::ModForm), "x + y");
 }
 
+TEST(LinearForm, TruncatingDivisionKeepsItsNumeratorWhole) {
+  // Without bounds a truncating numerator's sign is unknown: its multiples of the
+  // divisor stay (truncdiv(x + 4, 4) is 0 at x = -1, truncdiv(x, 4) + 1 is 1).
+  EXPECT_EQ(normal("truncdiv(x + 4, 4)"), "truncdiv(x + 4, 4)");
+  EXPECT_EQ(normal("truncmod(x * 10 + y, 2)"), "truncmod(x * 10 + y, 2)");
+  // What holds for every sign: a divisor's sign leaves, common factors cancel,
+  // quotients of quotients combine.
+  EXPECT_EQ(normal("truncdiv(x, -5)"), "-truncdiv(x, 5)");
+  EXPECT_EQ(normal("truncmod(x, -2)"), "truncmod(x, 2)");
+  EXPECT_EQ(normal("truncdiv(x + y + x + y * 3, 2)"), "x + y * 2");
+  EXPECT_EQ(normal("truncdiv(x * 2, 4)"), "truncdiv(x, 2)");
+  EXPECT_EQ(normal("truncmod(x * 6 + 3, 9)"), "truncmod(x * 2 + 1, 3) * 3");
+  EXPECT_EQ(normal("truncdiv(truncdiv(x, 2), 3)"), "truncdiv(x, 6)");
+  EXPECT_EQ(normal("truncdiv(-7, 2)"), "-3");
+  EXPECT_EQ(normal("truncmod(-7, 2)"), "-1");
+}
+
+TEST(LinearForm, TruncatedQuotientsAndRemaindersMeet) {
+  // truncmod(N, m) = N - m * truncdiv(N, m) for every sign of N.
+  EXPECT_EQ(normal("x - truncdiv(x, 3) * 3", LinearMode::ModForm), "truncmod(x, 3)");
+  EXPECT_EQ(normal("y * 3 - truncdiv(y, 2) * 6", LinearMode::ModForm), "truncmod(y, 2) * 3");
+  EXPECT_EQ(normal("truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)", LinearMode::DivForm), "x");
+}
+
+TEST(LinearForm, TruncatedQuotientComparedWithAConstant) {
+  // truncdiv(x, 2) rounds -1 up to 0: truncdiv(x, 2) >= 0 holds from x = -1 on.
+  EXPECT_EQ(normal("truncdiv(x, 2) > 3"), "7 < x");
+  EXPECT_EQ(normal("truncdiv(x, 2) >= 0"), "-2 < x");
+  EXPECT_EQ(normal("truncdiv(x, 2) <= -1"), "x < -1");
+  EXPECT_EQ(normal("truncdiv(x, 2) <= 1"), "x < 4");
+}
+
 TEST(LinearForm, ComparisonsMoveTermsAcross) {
   EXPECT_EQ(normal("x + y < y + z"), "x < z");
   EXPECT_EQ(normal("x - 2 < y"), "x < y + 2");

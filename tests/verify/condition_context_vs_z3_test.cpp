@@ -19,7 +19,9 @@ using Status = EquivalenceResult::Status;
 
 class RandomCondition {
  public:
-  RandomCondition(DType t, uint64_t seed) : t_(t), rng_(seed) {}
+  // `truncating`: terms are also truncdiv/truncmod of a sum by a constant of
+  // either sign (INDEX), which a context that fixes the sum's sign makes floor.
+  RandomCondition(DType t, uint64_t seed, bool truncating = false) : t_(t), rng_(seed), truncating_(truncating) {}
 
   // A BOOL tree: chains of and/or, negations, selects between comparisons.
   Expr boolean(int depth) {
@@ -52,6 +54,12 @@ class RandomCondition {
   Expr var() { return Expr::var(std::string(1, "xy"[pick_in(0, 1)]), t_); }
   // x, 2, x + 1, x - y, x * 2, x // y (undefined at y = 0)
   Expr term() {
+    if (truncating_ && pick_in(0, 2) == 0) {
+      const Op op = pick_in(0, 1) ? Op::TruncDiv : Op::TruncMod;
+      const int divisor = pick_in(1, 5) * (pick_in(0, 2) == 0 ? -1 : 1);
+      return Expr::make(op, t_,
+                        {Expr::make(Op::Add, t_, {var(), constant()}), Expr::constant(Value::integer(t_, divisor))});
+    }
     switch (pick_in(0, 5)) {
       case 0:
         return var();
@@ -83,6 +91,7 @@ class RandomCondition {
 
   DType t_;
   std::mt19937_64 rng_;
+  bool truncating_;
 };
 
 Facts facts_of(DType t) {
@@ -91,8 +100,8 @@ Facts facts_of(DType t) {
   return facts;
 }
 
-void check_random_conditions(DType t, uint64_t seed, int cases) {
-  RandomCondition tree(t, seed);
+void check_random_conditions(DType t, uint64_t seed, int cases, bool truncating = false) {
+  RandomCondition tree(t, seed, truncating);
   const Facts facts = facts_of(t);
   int substituted = 0;
   for (int i = 0; i < testing::sweep_count(cases); ++i) {
@@ -109,6 +118,10 @@ void check_random_conditions(DType t, uint64_t seed, int cases) {
 }
 
 TEST(ConditionContextVsZ3, RandomIndexConditions) { check_random_conditions(DType::Index, 11, 150); }
+
+TEST(ConditionContextVsZ3, RandomIndexConditionsOverTruncatingDivisions) {
+  check_random_conditions(DType::Index, 14, 150, /*truncating=*/true);
+}
 
 TEST(ConditionContextVsZ3, RandomFixedWidthConditions) {
   check_random_conditions(DType::Int8, 12, 150);

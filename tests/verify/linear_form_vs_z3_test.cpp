@@ -1,6 +1,7 @@
 // The linear normal forms (passes/linear_form.h) against Z3: for random trees
 // of
-// + - * // % and comparisons over INDEX, INT8 and UINT8, every mode's normal
+// + - * // % (and, for INDEX, truncdiv/truncmod) and comparisons over INDEX,
+// INT8 and UINT8, every mode's normal
 // form must be equal to its input wherever the input is defined. The normalizer
 // is not a rule, so this is its proof obligation, checked on many shapes
 // instead of once.
@@ -22,7 +23,9 @@ using Status = EquivalenceResult::Status;
 
 class RandomTree {
  public:
-  RandomTree(DType t, uint64_t seed) : t_(t), rng_(seed) {}
+  // `truncating`: divisions are also truncdiv/truncmod, by constants of either
+  // sign (INDEX only, as the normalizer reads them).
+  RandomTree(DType t, uint64_t seed, bool truncating = false) : t_(t), rng_(seed), truncating_(truncating) {}
 
   Expr integer(int depth) {
     const int pick = pick_in(0, depth <= 0 ? 1 : 9);
@@ -42,6 +45,12 @@ class RandomTree {
       case 7:
         return Expr::make(Op::Neg, t_, {integer(depth - 1)});
       default: {
+        if (truncating_ && pick_in(0, 2) != 0) {
+          // Truncating division and modulo, by a nonzero constant of either sign.
+          const Op op = pick_in(0, 1) ? Op::TruncDiv : Op::TruncMod;
+          const int divisor = pick_in(1, 12) * (pick_in(0, 3) == 0 ? -1 : 1);
+          return Expr::make(op, t_, {integer(depth - 1), Expr::constant(Value::integer(t_, divisor))});
+        }
         // Division and modulo by a constant (INDEX: floor semantics the
         // normalizer uses).
         Op op = pick_in(0, 1) ? Op::FloorDiv : Op::FloorMod;
@@ -86,6 +95,7 @@ class RandomTree {
 
   DType t_;
   std::mt19937_64 rng_;
+  bool truncating_;
 };
 
 void expect_all_modes_equal(const Expr &input, const Facts &facts) {
@@ -164,6 +174,70 @@ TEST(LinearFormVsZ3, BoundedDivisionAndComparisonExamples) {
     const Expr output = normalize_linear(input, LinearMode::Plain,
                                          [&egraph](const Expr &e) { return egraph.data(egraph.add_expr(e)).interval; });
     EXPECT_NE(output, input) << text;
+    expect_all_modes_equal_under_bounds(input, facts);
+  }
+}
+
+TEST(LinearFormVsZ3, RandomTruncatingDivisionOfAnySign) {
+  // Without bounds only the identities that hold for every sign of a numerator
+  // may be used; a numerator multiple of the divisor is the classic trap
+  // (truncdiv(x + 4, 4) is not truncdiv(x, 4) + 1 at x = -1).
+  // (Z3 is slow on truncating remainders: fewer and smaller trees than above.)
+  RandomTree tree(DType::Index, 17, /*truncating=*/true);
+  const Facts facts = facts_of(DType::Index);
+  for (int i = 0; i < 50; ++i) {
+    expect_all_modes_equal(tree.integer(3), facts);
+    expect_all_modes_equal(tree.comparison(2), facts);
+  }
+}
+
+TEST(LinearFormVsZ3, RandomTruncatingDivisionUnderBounds) {
+  // Bounds that make some numerators non-negative (x), some non-positive (z)
+  // and leave others of both signs (y).
+  RandomTree tree(DType::Index, 19, /*truncating=*/true);
+  Facts facts = facts_of(DType::Index);
+  facts.bounds["x"] = Interval::range(0, 9);
+  facts.bounds["y"] = Interval::range(-7, 5);
+  facts.bounds["z"] = Interval::range(-40, 0);
+  for (int i = 0; i < 60; ++i) {
+    expect_all_modes_equal_under_bounds(tree.integer(3), facts);
+    expect_all_modes_equal_under_bounds(tree.comparison(3), facts);
+  }
+}
+
+TEST(LinearFormVsZ3, TruncatingDivisionExamples) {
+  // The TVM shapes the truncating twin exists for, each folded and checked.
+  const Facts facts = facts_of(DType::Index);
+  for (const char *text :
+       {"x - truncdiv(x, 3) * 3", "y - truncdiv(y, -5) * -5", "y * 3 - truncdiv(y, 2) * 6",
+        "truncdiv(x, 6) * 6 + truncmod(truncdiv(x, 3), 2) * 3 + truncmod(x, 3)", "truncdiv(x + y + x + y * 3, 2)",
+        "truncdiv(truncdiv(x, 2), 3)", "truncdiv(x * 2, 4)", "truncdiv(x, 2) > 3", "truncdiv(x, 3) >= 0",
+        "truncdiv(x, 2) <= -1", "truncdiv(x, 4) * 4 < x - y"}) {
+    const Expr input = parse_expr(text, facts.var_typer()).value();
+    bool folded = false;
+    for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
+      folded = folded || normalize_linear(input, mode) != input;
+    }
+    EXPECT_TRUE(folded) << text;
+    expect_all_modes_equal(input, facts);
+  }
+}
+
+TEST(LinearFormVsZ3, TruncatingDivisionWithASignFromBounds) {
+  // x in [0, 9] makes x * 10 + 3 non-negative: truncmod is the floor % and is 1.
+  // z in [-40, 0] makes z * 4 - 3 negative: truncdiv(z * 4 - 3, 4) is
+  // -((3 - z * 4) // 4), which is z.
+  Facts facts = facts_of(DType::Index);
+  facts.bounds["x"] = Interval::range(0, 9);
+  facts.bounds["z"] = Interval::range(-40, 0);
+  EGraph egraph;
+  for (const auto &[name, interval] : facts.bounds) egraph.set_var_interval(name, interval);
+  const BoundsOracle bounds = [&egraph](const Expr &e) { return egraph.data(egraph.add_expr(e)).interval; };
+  for (const auto &[text, expected] :
+       {std::pair{"truncmod(x * 10 + 3, -2)", "1"}, std::pair{"truncdiv(z * 4 - 3, 4)", "z"},
+        std::pair{"truncmod(z * 4 - 3, 4)", "-3"}}) {
+    const Expr input = parse_expr(text, facts.var_typer()).value();
+    EXPECT_EQ(print(normalize_linear(input, LinearMode::Plain, bounds)), expected) << text;
     expect_all_modes_equal_under_bounds(input, facts);
   }
 }
