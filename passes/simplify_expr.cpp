@@ -26,6 +26,8 @@ bool is_normalizable(const Expr &expr) {
       return is_integer(expr.dtype());
     case Op::FloorDiv:
     case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
       return expr.dtype() == DType::Index;
     case Op::Eq:
     case Op::Ne:
