@@ -124,7 +124,11 @@ void expect_all_modes_equal(const Expr &input, const Facts &facts, bool with_bou
     if (output == input) continue;
     const std::string what = "mode " + std::to_string(int(mode)) + (with_bounds ? ", bounded" : "");
     expect_same_values(input, output, facts, what);
-    const EquivalenceResult result = verify_equivalent(input, output, facts);
+    // A short budget: Z3 seldom decides nonlinear division, the evaluation above
+    // is the main check; a counterexample Z3 does find is still a failure.
+    ProverOptions options;
+    options.timeout_ms = 200;
+    const EquivalenceResult result = verify_equivalent(input, output, facts, options);
     EXPECT_NE(result.status, Status::Counterexample)
         << print(input) << "  =>  " << print(output) << " (" << what << "): " << result.detail;
   }
@@ -133,7 +137,7 @@ void expect_all_modes_equal(const Expr &input, const Facts &facts, bool with_bou
 TEST(SymbolicDivisionVsEval, RandomTreesWithoutBounds) {
   RandomDivisionTree tree(21);
   const Facts facts;
-  for (int i = 0; i < 150; ++i) expect_all_modes_equal(tree.integer(3), facts, false);
+  for (int i = 0; i < 100; ++i) expect_all_modes_equal(tree.integer(3), facts, false);
 }
 
 TEST(SymbolicDivisionVsEval, RandomTreesUnderBoundsAndAssumptions) {
@@ -142,10 +146,10 @@ TEST(SymbolicDivisionVsEval, RandomTreesUnderBoundsAndAssumptions) {
   facts.bounds["x"] = Interval::range(0, 3);
   facts.bounds["y"] = Interval::range(-2, 5);
   facts.bounds["z"] = Interval::range(1, 6);
-  for (int i = 0; i < 100; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
   // x < z + 1 relates a numerator to a divisor: what lets r // (z + 1) fold.
   facts.assumptions.push_back(parse_expr("x < z + 1", facts.var_typer()).value());
-  for (int i = 0; i < 100; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
 }
 
 TEST(SymbolicDivisionVsEval, NegativeDivisorsUnderBounds) {
@@ -154,7 +158,7 @@ TEST(SymbolicDivisionVsEval, NegativeDivisorsUnderBounds) {
   facts.bounds["x"] = Interval::range(-5, 5);
   facts.bounds["y"] = Interval::range(-6, -1);
   facts.bounds["z"] = Interval::range(-3, 0);
-  for (int i = 0; i < 100; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
 }
 
 }  // namespace
