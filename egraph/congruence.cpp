@@ -100,13 +100,17 @@ Congruence wrapped(DType t, const Congruence& c) {
 Congruence congruence_of(Op op, DType result, DType operand, std::span<const Congruence> args) {
   if (is_fixed_width_int(result)) {
     switch (op) {
+      case Op::Shl:
+        // x << c is x * 2^c wrapped for 0 <= c < n; a wider shift is undefined
+        // and left alone (nothing is concluded about it).
+        if (!args[1].is_constant() || args[1].remainder < 0 || args[1].remainder >= bit_width(result))
+          return Congruence::unknown();
+        return wrapped(result, congruence_of(op, DType::Index, DType::Index, args));
       case Op::Add:
       case Op::Sub:
       case Op::Neg:
       case Op::Mul:
-      case Op::Shl:
-        // The exact result's congruence, then wrapped (a shift by >= n bits is
-        // undefined, so x << c is x * 2^c wrapped).
+        // The exact result's congruence, then wrapped.
         return wrapped(result, congruence_of(op, DType::Index, DType::Index, args));
       case Op::Cast:
         return is_integer(operand) ? wrapped(result, args[0]) : Congruence::unknown();

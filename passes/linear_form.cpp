@@ -802,6 +802,13 @@ class Normalizer {
     return {q, r};
   }
 
+  // Whether p's interval leaves out 0 (only with bounds).
+  bool known_nonzero(const Poly &p) {
+    if (!bounds_) return false;
+    const Interval i = poly_interval(p);
+    return (i.lo && *i.lo > 0) || (i.hi && *i.hi < 0);
+  }
+
   // Whether 0 <= r < d or d < r <= 0 holds (floor: r // d = 0, r % d = r).
   bool remainder_in_range(const Poly &r, const Poly &d) {
     if (!bounds_) return false;
@@ -843,8 +850,16 @@ class Normalizer {
     }
     std::optional<Poly> n = to_poly(expr.arg(0), t);
     if (!n) return std::nullopt;
-    if (n->empty()) return Poly{};  // 0 // D = 0 % D = 0 wherever D != 0
+    if (n->empty()) {  // 0 // D = 0 % D = 0 wherever D != 0
+      if (!known_nonzero(*d)) return std::nullopt;
+      return Poly{};
+    }
+    // The project keeps a division by a value that may be 0 visible (`x * y // y`
+    // stays unless y != 0 is known, although it is undefined at y = 0): atoms of
+    // a common factor cancel only when their product is known nonzero, and an
+    // exact division is dropped only by a divisor known nonzero.
     Term g = common_factor(*n, *d);
+    if (!g.monomial.empty() && !known_nonzero(Poly{{g.monomial, 1}})) g.monomial.clear();
     const bool trivial = (g.k == 1 || g.k == -1) && g.monomial.empty();
     if (trivial) g.k = 1;
     const Poly n1 = divided_by(*n, g), d1 = divided_by(*d, g);
@@ -859,7 +874,7 @@ class Normalizer {
       // truncdiv(N', c) = N' / c when c divides every coefficient; else kept.
       bool exact = true;
       for (const auto &[monomial, k] : n1) exact = exact && k % *c == 0;
-      if (exact) {
+      if (exact) {  // the divisor G * c is known nonzero: G's atoms are
         if (!quotient) return Poly{};
         Poly out;
         for (const auto &[monomial, k] : n1) out[monomial] = k / *c;
@@ -869,7 +884,10 @@ class Normalizer {
       return quotient ? kept : times_g(kept);
     }
     auto [q, r] = split_symbolic(n1, d1, floor);
-    if (r.empty()) return quotient ? q : Poly{};
+    if (r.empty()) {
+      if (!known_nonzero(d1)) return std::nullopt;
+      return quotient ? q : Poly{};
+    }
     if (!floor) {  // only exact divisions split: q is empty, r = N'
       if (trivial) return std::nullopt;
       const Poly kept = symbolic_atom(op, r, d1);
