@@ -316,7 +316,7 @@ const RuleExample kExamples[] = {
     {"neg-div-round-sub", "-((3 - x) // 4)", "x // 4"},
     // added for symbolic divisors and div/mod chains (symdiv)
     {"div-binary-unit-numerator", "(x + 3) // 4", "x", "", "x:0:1"},
-    {"mod-binary-unit-numerator", "(x + 3) % 4", "3 - x * 3", "", "x:0:1"},
+    {"mod-binary-unit-numerator", "(x + 3) % 4", "x * -3 + 3", "", "x:0:1"},
     {"or-le-zero-mod-nonneg", "y <= 0 or 0 <= x % y", "True"},
     // ---------------------------------------------------------------- bitwise.rules
     {"xor-self", "x ^ x", "0"},
