@@ -609,10 +609,11 @@ class Normalizer {
     // `-a // 6`), and, for a numerator without a constant, N % m = -((-N) %
     // (-m)) (`-(x % -15)`, which meets `x % -15` in a sum).
     const bool negated = all_terms_negative(numerator) && (op == Op::FloorDiv || !numerator.contains(Monomial{}));
-    Expr e = negated ? Expr::make(op, DType::Index,
-                                  {from_poly(scaled(DType::Index, numerator, -1), DType::Index),
-                                   constant(DType::Index, -divisor)})
-                     : Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
+    Expr e = negated
+                 ? Expr::make(
+                       op, DType::Index,
+                       {from_poly(scaled(DType::Index, numerator, -1), DType::Index), constant(DType::Index, -divisor)})
+                 : Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
     std::string key = print(e);
     atoms_.emplace(key, e);
     if (op == Op::FloorDiv) quotients_.emplace(key, std::make_pair(numerator, divisor));
@@ -897,8 +898,9 @@ class Normalizer {
     // Below, a quotient that did not change is still written as a symbolic atom:
     // ModForm reads `D * (N // D)` by it, DivForm spells `N % D` with it.
     if (quotient) return sum(t, std::move(q), symbolic_atom(Op::FloorDiv, r, d1));
-    if (mode_ == LinearMode::DivForm) {
-      // R % D' = R - D' * (R // D')
+    if (mode_ == LinearMode::DivForm && known_nonzero(d1)) {
+      // R % D' = R - D' * (R // D'), for a D' known nonzero only: in a sum the
+      // quotients may cancel, and a division by a value that may be 0 stays visible.
       return times_g(sum(t, r, scaled(t, product(t, d1, symbolic_atom(Op::FloorDiv, r, d1)), -1)));
     }
     return times_g(symbolic_atom(Op::FloorMod, r, d1));
@@ -960,7 +962,8 @@ class Normalizer {
       auto it = symbolic_quotients_.find(factor);
       if (it == symbolic_quotients_.end() || it->second.second.size() != 1) continue;
       const auto &[divisor_monomial, c] = *it->second.second.begin();
-      if (k % c != 0) continue;
+      // Only for a D known nonzero (see the DivForm of symbolic_divmod_poly).
+      if (k % c != 0 || !known_nonzero(it->second.second)) continue;
       Monomial without_q = monomial;
       without_q.erase(std::find(without_q.begin(), without_q.end(), factor));
       std::optional<Monomial> rest = divide_monomial(without_q, divisor_monomial);

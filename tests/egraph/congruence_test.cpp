@@ -263,16 +263,15 @@ TEST(CongruenceInTheEGraph, RandomTermsStaySoundUnderConcreteEvaluation) {
 TEST(CongruenceInTheEGraph, FixedWidthsKeepTheModuliThatDivideTheirPeriod) {
   EGraph g;
   // x * 8 on UINT32 is 8k modulo 2^32, still a multiple of 8 after the wrap: x * 8 % 4 is 0.
-  ClassId mod = g.add_expr(bin(Op::FloorMod, bin(Op::Mul, var("x", DType::UInt32), lit(8, DType::UInt32)),
-                               lit(4, DType::UInt32)));
+  ClassId mod = g.add_expr(
+      bin(Op::FloorMod, bin(Op::Mul, var("x", DType::UInt32), lit(8, DType::UInt32)), lit(4, DType::UInt32)));
   // A cast keeps the residue modulo 2^32 too: cast(z * 4, UINT32) % 4 is 0.
-  ClassId cast = g.add_expr(bin(Op::FloorMod,
-                                Expr::make(Op::Cast, DType::UInt32, {bin(Op::Mul, var("z"), lit(4))}),
-                                lit(4, DType::UInt32)));
+  ClassId cast = g.add_expr(
+      bin(Op::FloorMod, Expr::make(Op::Cast, DType::UInt32, {bin(Op::Mul, var("z"), lit(4))}), lit(4, DType::UInt32)));
   // x * 6 on UINT8 wraps at 256: only its factor 2 survives, so x * 6 % 3 is unknown.
   ClassId six = g.add_expr(bin(Op::Mul, var("u", DType::UInt8), lit(6, DType::UInt8)));
-  ClassId by3 = g.add_expr(bin(Op::FloorMod, bin(Op::Mul, var("u", DType::UInt8), lit(6, DType::UInt8)),
-                               lit(3, DType::UInt8)));
+  ClassId by3 =
+      g.add_expr(bin(Op::FloorMod, bin(Op::Mul, var("u", DType::UInt8), lit(6, DType::UInt8)), lit(3, DType::UInt8)));
   g.rebuild();
   EXPECT_EQ(g.data(mod).constant, Value::integer(DType::UInt32, 0));
   EXPECT_EQ(g.data(cast).constant, Value::integer(DType::UInt32, 0));
@@ -316,8 +315,8 @@ TEST(CongruenceInTheEGraph, RandomFixedWidthTermsStaySoundUnderConcreteEvaluatio
           std::optional<Value> v = evaluate(terms[k], env);
           if (!v) continue;
           const ClassData& d = g.data(ids[k]);
-          ASSERT_TRUE(d.congruence.contains(v->i)) << print(terms[k]) << " = " << to_string(v->i) << " not in "
-                                                   << d.congruence.to_string();
+          ASSERT_TRUE(d.congruence.contains(v->i))
+              << print(terms[k]) << " = " << to_string(v->i) << " not in " << d.congruence.to_string();
           ASSERT_TRUE(d.interval.contains(v->i)) << print(terms[k]);
         }
       }

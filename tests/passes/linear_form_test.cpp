@@ -59,6 +59,9 @@ TEST(LinearForm, QuotientsAndRemaindersMeet) {
   EXPECT_EQ(normal("x // 3 * 3 + y + x % 3", LinearMode::ModForm), "x + y");
 }
 
+std::string bounded(const std::string &text, const std::map<std::string, Interval> &bounds,
+                    const std::vector<std::string> &assumptions = {}, LinearMode mode = LinearMode::Plain);
+
 TEST(LinearForm, NegativeConstantDivisorsAreReadAsPositiveOnes) {
   // x // -c = (-x) // c, x % -c = -((-x) % c): quotients of one numerator meet.
   EXPECT_EQ(normal("x // -2 // 3"), "x // -6");
@@ -86,8 +89,12 @@ TEST(LinearForm, SymbolicDivisorsSplitTheirNumerator) {
 }
 
 TEST(LinearForm, SymbolicQuotientsMeetTheirRemainders) {
-  // y * (x // y) = x - x % y
-  EXPECT_EQ(normal("x // y * y + x % y", LinearMode::ModForm), "x");
+  // y * (x // y) = x - x % y, and x % y = x - y * (x // y), for y known nonzero;
+  // where y may be 0 the sum keeps its division.
+  const std::map<std::string, Interval> positive{{"y", Interval::range(1, std::nullopt)}};
+  EXPECT_EQ(bounded("x // y * y + x % y", positive, {}, LinearMode::ModForm), "x");
+  EXPECT_EQ(bounded("(x - x % y) % y", positive, {}, LinearMode::DivForm), "0");
+  EXPECT_EQ(normal("x // y * y + x % y", LinearMode::ModForm), "x % y + x // y * y");
 }
 
 TEST(LinearForm, NestedQuotientsAndRemaindersOfOneNumeratorMeet) {
@@ -116,15 +123,15 @@ TEST(LinearForm, FixedWidthOrderingsAreKept) {
 // The normal form under the bounds and assumptions of `facts`, as simplify_expr
 // gives them (the e-graph's intervals and the classes it knows True).
 std::string bounded(const std::string &text, const std::map<std::string, Interval> &bounds,
-                    const std::vector<std::string> &assumptions = {}) {
+                    const std::vector<std::string> &assumptions, LinearMode mode) {
   Facts facts;
   facts.bounds = bounds;
   for (const std::string &a : assumptions) facts.assumptions.push_back(parse_expr(a, facts.var_typer()).value());
   EGraph egraph;
   assert_facts(egraph, facts);
   const Expr e = parse_expr(text, facts.var_typer()).value();
-  return print(normalize_linear(e, LinearMode::Plain,
-                                [&egraph](const Expr &x) { return egraph.data(egraph.add_expr(x)).interval; }));
+  return print(
+      normalize_linear(e, mode, [&egraph](const Expr &x) { return egraph.data(egraph.add_expr(x)).interval; }));
 }
 
 TEST(LinearForm, SymbolicRemaindersInRangeFold) {
