@@ -859,8 +859,19 @@ class Normalizer {
     // stays unless y != 0 is known, although it is undefined at y = 0): atoms of
     // a common factor cancel only when their product is known nonzero, and an
     // exact division is dropped only by a divisor known nonzero.
+    // A factor whose atoms the reduced divisor (one term) still has is fine too:
+    // both divisors are 0 for the same values (x * x * y // (x * x * x * 4) is y //
+    // (x * 4)).
     Term g = common_factor(*n, *d);
-    if (!g.monomial.empty() && !known_nonzero(Poly{{g.monomial, 1}})) g.monomial.clear();
+    if (!g.monomial.empty() && !known_nonzero(Poly{{g.monomial, 1}})) {
+      const Poly reduced = divided_by(*d, g);
+      bool same_zeros = reduced.size() == 1;
+      for (const std::string &factor : g.monomial) {
+        same_zeros =
+            same_zeros && std::binary_search(reduced.begin()->first.begin(), reduced.begin()->first.end(), factor);
+      }
+      if (!same_zeros) g.monomial.clear();
+    }
     const bool trivial = (g.k == 1 || g.k == -1) && g.monomial.empty();
     if (trivial) g.k = 1;
     const Poly n1 = divided_by(*n, g), d1 = divided_by(*d, g);

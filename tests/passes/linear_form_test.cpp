@@ -77,6 +77,9 @@ TEST(LinearForm, SymbolicDivisorsCancelTheirCommonFactor) {
   // y = 0).
   EXPECT_EQ(normal("(3 * a + 9 * b) // (3 * d)"), "(a + b * 3) // d");
   EXPECT_EQ(normal("x * y // y"), "x * y // y");
+  EXPECT_EQ(normal("x * y * z // (x * z)"), "x * y * z // (x * z)");
+  // ... or when the reduced divisor keeps every atom of it: both are 0 at x = 0.
+  EXPECT_EQ(normal("x * x * y // (x * x * x * 4)"), "y // (x * 4)");
 }
 
 TEST(LinearForm, SymbolicDivisorsSplitTheirNumerator) {
