@@ -1,5 +1,6 @@
 #include "egraph/congruence.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace eqsat {
@@ -82,7 +83,50 @@ std::string Congruence::to_string() const {
 Int round_up_to(const Congruence& c, Int lo) { return lo + floor_mod(c.remainder - lo, c.modulus); }
 Int round_down_to(const Congruence& c, Int hi) { return hi - floor_mod(hi - c.remainder, c.modulus); }
 
+namespace {
+
+// A congruence of mathematical integers as one of values wrapped to n bits: the
+// wrap subtracts multiples of 2^n, so only a modulus dividing 2^n survives (2^62
+// stands for 2^n above: within kCongruenceLimit, and it divides 2^n); a
+// constant is known modulo 2^n only.
+Congruence wrapped(DType t, const Congruence& c) {
+  const Int period = Int(1) << std::min(bit_width(t), 62);
+  if (c.is_constant()) return Congruence::of(period, c.remainder);
+  return Congruence::of(gcd(c.modulus, period), c.remainder);
+}
+
+}  // namespace
+
 Congruence congruence_of(Op op, DType result, DType operand, std::span<const Congruence> args) {
+  if (is_fixed_width_int(result)) {
+    switch (op) {
+      case Op::Shl:
+        // x << c is x * 2^c wrapped for 0 <= c < n; a wider shift is undefined
+        // and left alone (nothing is concluded about it).
+        if (!args[1].is_constant() || args[1].remainder < 0 || args[1].remainder >= bit_width(result))
+          return Congruence::unknown();
+        return wrapped(result, congruence_of(op, DType::Index, DType::Index, args));
+      case Op::Add:
+      case Op::Sub:
+      case Op::Neg:
+      case Op::Mul:
+        // The exact result's congruence, then wrapped.
+        return wrapped(result, congruence_of(op, DType::Index, DType::Index, args));
+      case Op::Cast:
+        return is_integer(operand) ? wrapped(result, args[0]) : Congruence::unknown();
+      case Op::FloorDiv:
+      case Op::FloorMod:
+        // Unsigned values never wrap in a division (no negative divisor); the
+        // exact formulas hold.
+        return is_unsigned(result) ? congruence_of(op, DType::Index, DType::Index, args) : Congruence::unknown();
+      case Op::Min:
+      case Op::Max:
+      case Op::Select:
+        return congruence_of(op, DType::Index, DType::Index, args);
+      default:
+        return Congruence::unknown();
+    }
+  }
   if (result != DType::Index) return Congruence::unknown();
   auto divisor = [&]() -> std::optional<Int> {  // a non-zero constant second operand
     if (args.size() < 2 || !args[1].is_constant() || args[1].remainder == 0) return std::nullopt;
@@ -138,8 +182,8 @@ Congruence congruence_of(Op op, DType result, DType operand, std::span<const Con
       return args[0].join(args[1]);
     case Op::Select:
       return args[1].join(args[2]);
-    case Op::Cast:
-      return operand == DType::Index ? args[0] : Congruence::unknown();
+    case Op::Cast:  // to INDEX: the value is kept
+      return is_integer(operand) ? args[0] : Congruence::unknown();
     default:
       return Congruence::unknown();
   }

@@ -5,10 +5,13 @@
 //   modulus == 1 (remainder 0)                nothing known (every integer)
 //   modulus == 0                              x is the constant `remainder`
 //
-// Only INDEX classes get facts: a fixed-width value wraps at 2^n, which breaks every
-// congruence whose modulus does not divide 2^n, so fixed widths (and BOOL, floats)
-// always have "nothing known". All arithmetic is checked; a modulus or remainder
-// that would leave kCongruenceLimit gives up to "nothing known", so nothing overflows.
+// INDEX classes get every fact. A fixed-width value wraps at 2^n, which breaks every
+// congruence whose modulus does not divide 2^n: its + - * << and casts keep only a
+// modulus dividing 2^n (`x * 8` on UINT32 is 8k + 0, so `x * 8 % 4` is 0), unsigned
+// // and % by a constant are exact, and a signed division knows nothing. BOOL and
+// floats always have "nothing known". Rule guards read INDEX congruences only. All
+// arithmetic is checked; a modulus or remainder that would leave kCongruenceLimit
+// gives up to "nothing known", so nothing overflows.
 #pragma once
 
 #include <span>
@@ -50,7 +53,7 @@ inline constexpr Int kCongruenceLimit = Int(1) << 62;
 
 // The congruence of `op` applied to operands with congruences `args`, for a node of
 // dtype `result` whose operands have dtype `operand` (for Select, the branches').
-// Anything but INDEX gives Congruence::unknown().
+// Anything but an integer dtype gives Congruence::unknown().
 Congruence congruence_of(Op op, DType result, DType operand, std::span<const Congruence> args);
 
 // The smallest value >= lo and the largest <= hi that satisfy `c` (m >= 1).

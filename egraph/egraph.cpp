@@ -16,14 +16,16 @@ namespace {
 // interval's ends to values it allows (x ≡ 1 mod 4 in [0, 10]: [1, 9]); a point
 // interval or a constant congruence is a constant.
 void settle(ClassData& data) {
-  const bool is_index = data.dtype == DType::Index;
-  if (!is_index) data.congruence = Congruence::unknown();  // see egraph/congruence.h
-  if (!data.constant && is_index && data.congruence.is_constant()) {
+  // INDEX and the fixed-width integers carry congruences (egraph/congruence.h);
+  // a fixed-width one is constant only when it is the exact value.
+  const bool has_congruence = is_integer(data.dtype);
+  if (!has_congruence) data.congruence = Congruence::unknown();
+  if (!data.constant && has_congruence && data.congruence.is_constant()) {
     data.constant = Value::integer(data.dtype, data.congruence.remainder);
   }
   if (data.constant && (is_integer(data.dtype) || data.dtype == DType::Bool)) {
     data.interval = data.interval.intersect(Interval::point(data.constant->i));
-    if (is_index) data.congruence = Congruence::constant(data.constant->i);
+    if (has_congruence) data.congruence = Congruence::constant(data.constant->i);
   }
   if (data.congruence.modulus >= 2) {
     Interval trimmed = data.interval;
@@ -37,7 +39,7 @@ void settle(ClassData& data) {
       data.constant = Value::boolean(*data.interval.lo != 0);
     } else if (is_integer(data.dtype)) {
       data.constant = Value::integer(data.dtype, *data.interval.lo);
-      if (is_index) data.congruence = Congruence::constant(*data.interval.lo);
+      if (has_congruence) data.congruence = Congruence::constant(*data.interval.lo);
     }
   }
 }

@@ -79,7 +79,10 @@ class Evaluator {
         return {egraph_.data(subst_[node.var]).interval.hi, Truth::Unknown};
       case GuardNode::Kind::Modulus:
       case GuardNode::Kind::Remainder: {
-        const Congruence& c = egraph_.data(subst_[node.var]).congruence;
+        // Guards read INDEX congruences only (docs/rules.md): a fixed-width
+        // class's congruence is of its wrapped values.
+        const ClassData& data = egraph_.data(subst_[node.var]);
+        const Congruence c = data.dtype == DType::Index ? data.congruence : Congruence::unknown();
         if (c.is_constant()) return {};
         return {node.kind == GuardNode::Kind::Modulus ? c.modulus : c.remainder, Truth::Unknown};
       }

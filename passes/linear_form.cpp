@@ -71,6 +71,13 @@ bool is_index_truncdivmod(const Expr &expr) {
          expr.arg(1).is_const() && expr.arg(1).value().i != 0;
 }
 
+// Any division or remainder of INDEX: // % truncdiv truncmod, by any divisor.
+bool is_index_division(const Expr &expr) {
+  const Op op = expr.op();
+  return expr.dtype() == DType::Index &&
+         (op == Op::FloorDiv || op == Op::FloorMod || op == Op::TruncDiv || op == Op::TruncMod);
+}
+
 class Normalizer {
  public:
   Normalizer(LinearMode mode, BoundsOracle bounds) : mode_(mode), bounds_(std::move(bounds)) {}
@@ -85,7 +92,7 @@ class Normalizer {
 
  private:
   Expr normalize_uncached(const Expr &expr) {
-    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_divmod(expr) || is_index_truncdivmod(expr)) {
+    if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_division(expr)) {
       try {
         std::optional<Poly> poly = to_poly(expr, expr.dtype());
         if (poly && mode_ == LinearMode::ModForm) poly = to_mod_form(*poly);
@@ -396,12 +403,17 @@ class Normalizer {
       case Op::FloorMod:
         if (t == DType::Index && is_index_divmod(expr)) {
           if (std::optional<Poly> p = divmod_poly(expr)) return p;
+        } else if (t == DType::Index) {
+          if (std::optional<Poly> p = symbolic_divmod_poly(expr)) return p;
         }
         return atom(expr);
       case Op::TruncDiv:
       case Op::TruncMod:
+        // By a constant: the truncating twin; by anything else: symbolic divisors.
         if (t == DType::Index && is_index_truncdivmod(expr)) {
           if (std::optional<Poly> p = truncdivmod_poly(expr)) return p;
+        } else if (t == DType::Index) {
+          if (std::optional<Poly> p = symbolic_divmod_poly(expr)) return p;
         }
         return atom(expr);
       default:
@@ -635,11 +647,32 @@ class Normalizer {
       numerator = sum(DType::Index, inner->second.first, scaled(DType::Index, rest, m1));
       divisor = *combined;
     }
-    Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
+    // A numerator whose terms are all negative is written with a negative
+    // divisor, the smaller spelling: N // m = (-N) // (-m) (`a // -6`, not
+    // `-a // 6`), and, for a numerator without a constant, N % m = -((-N) %
+    // (-m)) (`-(x % -15)`, which meets `x % -15` in a sum).
+    const bool negated = all_terms_negative(numerator) && (op == Op::FloorDiv || !numerator.contains(Monomial{}));
+    Expr e = negated
+                 ? Expr::make(
+                       op, DType::Index,
+                       {from_poly(scaled(DType::Index, numerator, -1), DType::Index), constant(DType::Index, -divisor)})
+                 : Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
     std::string key = print(e);
     atoms_.emplace(key, e);
     if (op == Op::FloorDiv) quotients_.emplace(key, std::make_pair(numerator, divisor));
-    return Poly{{Monomial{std::move(key)}, 1}};
+    if (op == Op::FloorMod && !negated) remainders_.emplace(key, std::make_pair(numerator, divisor));
+    return Poly{{Monomial{std::move(key)}, negated && op == Op::FloorMod ? -1 : 1}};
+  }
+
+  // p has a non-constant term and every non-constant coefficient is negative.
+  static bool all_terms_negative(const Poly &p) {
+    bool any = false;
+    for (const auto &[monomial, k] : p) {
+      if (monomial.empty()) continue;
+      if (k > 0) return false;
+      any = true;
+    }
+    return any;
   }
 
   std::optional<Poly> divmod_poly(const Expr &expr) {
@@ -655,13 +688,20 @@ class Normalizer {
     }
     std::optional<Poly> p = to_poly(numerator, DType::Index);
     if (!p) return std::nullopt;
-    return floor_divmod(expr.op(), *p, c);
+    return divmod_by_constant(expr.op(), *p, c);
   }
 
-  // p // c (op FloorDiv) or p % c (FloorMod) for c > 0, as a polynomial.
-  Poly floor_divmod(Op op, const Poly &p, Int c) {
-    auto [q, r] = split(p, c);
+  // p // c or p % c for a constant c != 0 (floor semantics). A negative divisor
+  // is read as a positive one: p // c = (-p) // (-c) and p % c = -((-p) % (-c)).
+  Poly divmod_by_constant(Op op, const Poly &given, Int c) {
+    if (c < 0) {
+      Poly negated = divmod_by_constant(op, scaled(DType::Index, given, -1), mul(DType::Index, c, -1));
+      return op == Op::FloorDiv ? negated : scaled(DType::Index, negated, -1);
+    }
     const DType dtype = DType::Index;
+    Poly absorbed;
+    const Poly &p = op == Op::FloorMod ? (absorbed = absorb_remainders(given, c)) : given;
+    auto [q, r] = split(p, c);
     if (bounds_ && has_terms(r)) {
       if (std::optional<Poly> folded = divmod_by_blocks(op, p, q, r, c)) return *folded;
     }
@@ -716,10 +756,10 @@ class Normalizer {
     if (bounds_) {
       const Interval range = poly_interval(*p);
       if (range.lo && *range.lo >= 0) {
-        return scaled(dtype, floor_divmod(quotient ? Op::FloorDiv : Op::FloorMod, *p, c), sign);
+        return scaled(dtype, divmod_by_constant(quotient ? Op::FloorDiv : Op::FloorMod, *p, c), sign);
       }
       if (range.hi && *range.hi <= 0) {
-        const Poly mirrored = floor_divmod(quotient ? Op::FloorDiv : Op::FloorMod, scaled(dtype, *p, -1), c);
+        const Poly mirrored = divmod_by_constant(quotient ? Op::FloorDiv : Op::FloorMod, scaled(dtype, *p, -1), c);
         return scaled(dtype, mirrored, -sign);
       }
     }
@@ -770,10 +810,253 @@ class Normalizer {
     return Poly{{Monomial{std::move(key)}, 1}};
   }
 
+  // p with each remainder term k * (M % m), c dividing m, replaced by k * M:
+  // they differ by k * m * (M // m), a multiple of c, so p % c is the same
+  // (`(v % 5 + w) % 5` is `(v + w) % 5`).
+  Poly absorb_remainders(const Poly &p, Int c) {
+    Poly out;
+    for (const auto &[monomial, k] : p) {
+      auto it = monomial.size() == 1 ? remainders_.find(monomial.front()) : remainders_.end();
+      if (it == remainders_.end() || it->second.second % c != 0) {
+        accumulate(DType::Index, out, monomial, k);
+      } else {
+        out = sum(DType::Index, std::move(out), scaled(DType::Index, it->second.first, k));
+      }
+    }
+    return out;
+  }
+
+  // --- Division by a symbolic divisor (INDEX): // % truncdiv truncmod. ---
+  // Writing the divisor D and the numerator N as polynomials:
+  //   - a factor G common to every term of both (the gcd of the coefficients
+  //     times the atoms all terms share) cancels: N // D = N' // D', N % D = G
+  //     * (N' % D'), and the same for truncdiv/truncmod (G != 0 wherever D !=
+  //     0, where the left side is defined);
+  //   - floor division by a one-term D' = k * M: each numerator term a * m
+  //     with M dividing m is D' * q + r with a = k*q + r, and (D'*Q + R) // D'
+  //     = Q + R // D', (D'*Q + R) % D' = R % D' for every D' != 0;
+  //   - a numerator that is an exact multiple D' * Q: quotient Q, remainder 0
+  //     (also for truncdiv/truncmod and a D' of several terms);
+  //   - with bounds, R // D' = 0 and R % D' = R when 0 <= R < D' or D' < R <=
+  //     0 (by intervals, or by the e-graph knowing `R < D'` as an assumption).
+  // (x * y + z) // y is x + z // y, (x * z * 2 + y) % (z * 2) is y % (z * 2),
+  // x * x * 2 * y // (x * x * x * 4) is y // (x * 2).
+  struct Term {
+    Monomial monomial;
+    Int k;
+  };
+
+  // The multiset difference m - by, when by is contained in m.
+  static std::optional<Monomial> divide_monomial(const Monomial &m, const Monomial &by) {
+    if (!std::includes(m.begin(), m.end(), by.begin(), by.end())) return std::nullopt;
+    Monomial out;
+    std::set_difference(m.begin(), m.end(), by.begin(), by.end(), std::back_inserter(out));
+    return out;
+  }
+
+  // The common factor of every term of a and b, its sign chosen so that b's
+  // first coefficient divided by it is positive.
+  static Term common_factor(const Poly &a, const Poly &b) {
+    Term out{b.begin()->first, 0};
+    for (const Poly *p : {&a, &b}) {
+      for (const auto &[monomial, k] : *p) {
+        out.k = gcd(out.k, k);
+        Monomial shared;
+        std::set_intersection(out.monomial.begin(), out.monomial.end(), monomial.begin(), monomial.end(),
+                              std::back_inserter(shared));
+        out.monomial = std::move(shared);
+      }
+    }
+    if (b.begin()->second < 0) out.k = -out.k;
+    return out;
+  }
+
+  static Poly divided_by(const Poly &p, const Term &t) {
+    Poly out;
+    for (const auto &[monomial, k] : p) out[*divide_monomial(monomial, t.monomial)] = k / t.k;
+    return out;
+  }
+
+  static std::optional<Int> constant_of(const Poly &p) {
+    if (p.empty()) return Int(0);
+    if (p.size() == 1 && p.begin()->first.empty()) return p.begin()->second;
+    return std::nullopt;
+  }
+
+  // The leading term of a divisor: the one of highest degree (the first such).
+  static Term leading(const Poly &d) {
+    Term out{{}, 0};
+    for (const auto &[monomial, k] : d) {
+      if (out.k == 0 || monomial.size() > out.monomial.size()) out = Term{monomial, k};
+    }
+    return out;
+  }
+
+  // N = D*Q + R. One-term D and floor division: every term of N that D's
+  // monomial divides gives its quotient, rounded toward zero. Otherwise only an
+  // exact division (R = 0) is kept: Q is empty and R = N.
+  static std::pair<Poly, Poly> split_symbolic(const Poly &n, const Poly &d, bool floor) {
+    const DType t = DType::Index;
+    if (d.size() == 1 && floor) {
+      const Term lead = leading(d);
+      Poly q, r;
+      for (const auto &[monomial, a] : n) {
+        std::optional<Monomial> rest = divide_monomial(monomial, lead.monomial);
+        const Int quotient = rest ? a / lead.k : 0;
+        if (quotient != 0) accumulate(t, q, *rest, quotient);
+        if (Int remainder = a - quotient * lead.k; remainder != 0) accumulate(t, r, monomial, remainder);
+      }
+      return {q, r};
+    }
+    // Long division by the leading term, while a term of the rest is its exact
+    // multiple.
+    const Term lead = leading(d);
+    Poly q, r = n;
+    for (std::size_t step = 0; step < kMaxTerms && !r.empty(); ++step) {
+      std::optional<Term> next;
+      for (const auto &[monomial, a] : r) {
+        std::optional<Monomial> rest = divide_monomial(monomial, lead.monomial);
+        if (rest && a % lead.k == 0) {
+          next = Term{*rest, a / lead.k};
+          break;
+        }
+      }
+      if (!next) break;
+      const Poly factor{{next->monomial, next->k}};
+      accumulate(t, q, next->monomial, next->k);
+      r = sum(t, std::move(r), scaled(t, product(t, factor, d), -1));
+    }
+    if (!r.empty()) return {Poly{}, n};
+    return {q, r};
+  }
+
+  // Whether p's interval leaves out 0 (only with bounds).
+  bool known_nonzero(const Poly &p) {
+    if (!bounds_) return false;
+    const Interval i = poly_interval(p);
+    return (i.lo && *i.lo > 0) || (i.hi && *i.hi < 0);
+  }
+
+  // Whether 0 <= r < d or d < r <= 0 holds (floor: r // d = 0, r % d = r).
+  bool remainder_in_range(const Poly &r, const Poly &d) {
+    if (!bounds_) return false;
+    const DType t = DType::Index;
+    const Interval ri = poly_interval(r), di = poly_interval(d);
+    auto known = [&](const Poly &a, const Poly &b) {  // a < b, by the e-graph
+      const Interval holds = bounds_(Expr::make(Op::Lt, DType::Bool, {from_poly(a, t), from_poly(b, t)}));
+      return holds.lo && *holds.lo == 1;
+    };
+    if (di.lo && *di.lo > 0 && ri.lo && *ri.lo >= 0) return (ri.hi && *ri.hi < *di.lo) || known(r, d);
+    if (di.hi && *di.hi < 0 && ri.hi && *ri.hi <= 0) return (ri.lo && *ri.lo > *di.hi) || known(d, r);
+    return false;
+  }
+
+  // `n op d` (d not a constant) as an atom of the normal form.
+  Poly symbolic_atom(Op op, const Poly &n, const Poly &d) {
+    const DType t = DType::Index;
+    Expr e = Expr::make(op, t, {from_poly(n, t), from_poly(d, t)});
+    std::string key = print(e);
+    atoms_.emplace(key, e);
+    if (op == Op::FloorDiv) symbolic_quotients_.emplace(key, std::make_pair(n, d));
+    return Poly{{Monomial{std::move(key)}, 1}};
+  }
+
+  std::optional<Poly> symbolic_divmod_poly(const Expr &expr) {
+    const DType t = DType::Index;
+    const Op op = expr.op();
+    const bool floor = op == Op::FloorDiv || op == Op::FloorMod;
+    const bool quotient = op == Op::FloorDiv || op == Op::TruncDiv;
+    std::optional<Poly> d = to_poly(expr.arg(1), t);
+    if (!d || d->empty()) return std::nullopt;  // a division by zero stays as it is
+    if (std::optional<Int> c = constant_of(*d)) {
+      // A negative constant divisor of floor division; positive ones and
+      // truncating division by a constant are read elsewhere.
+      if (!floor || *c > 0) return std::nullopt;
+      std::optional<Poly> n = to_poly(expr.arg(0), t);
+      if (!n) return std::nullopt;
+      return divmod_by_constant(op, *n, *c);
+    }
+    std::optional<Poly> n = to_poly(expr.arg(0), t);
+    if (!n) return std::nullopt;
+    if (n->empty()) {  // 0 // D = 0 % D = 0 wherever D != 0
+      if (!known_nonzero(*d)) return std::nullopt;
+      return Poly{};
+    }
+    // The project keeps a division by a value that may be 0 visible (`x * y // y`
+    // stays unless y != 0 is known, although it is undefined at y = 0): atoms of
+    // a common factor cancel only when their product is known nonzero, and an
+    // exact division is dropped only by a divisor known nonzero.
+    // A factor whose atoms the reduced divisor (one term) still has is fine too:
+    // both divisors are 0 for the same values (x * x * y // (x * x * x * 4) is y //
+    // (x * 4)).
+    Term g = common_factor(*n, *d);
+    if (!g.monomial.empty() && !known_nonzero(Poly{{g.monomial, 1}})) {
+      const Poly reduced = divided_by(*d, g);
+      bool same_zeros = reduced.size() == 1;
+      for (const std::string &factor : g.monomial) {
+        same_zeros =
+            same_zeros && std::binary_search(reduced.begin()->first.begin(), reduced.begin()->first.end(), factor);
+      }
+      if (!same_zeros) g.monomial.clear();
+    }
+    const bool trivial = (g.k == 1 || g.k == -1) && g.monomial.empty();
+    if (trivial) g.k = 1;
+    const Poly n1 = divided_by(*n, g), d1 = divided_by(*d, g);
+    const Poly factor{{g.monomial, g.k}};
+    // The remainder of the reduced division, times the common factor.
+    auto times_g = [&](const Poly &rem) { return product(t, factor, rem); };
+    if (std::optional<Int> c = constant_of(d1)) {
+      if (floor) {
+        Poly folded = divmod_by_constant(op, n1, *c);
+        return quotient ? folded : times_g(folded);
+      }
+      // truncdiv(N', c) = N' / c when c divides every coefficient; else kept.
+      bool exact = true;
+      for (const auto &[monomial, k] : n1) exact = exact && k % *c == 0;
+      if (exact) {  // the divisor G * c is known nonzero: G's atoms are
+        if (!quotient) return Poly{};
+        Poly out;
+        for (const auto &[monomial, k] : n1) out[monomial] = k / *c;
+        return out;
+      }
+      const Poly kept = symbolic_atom(op, n1, d1);
+      return quotient ? kept : times_g(kept);
+    }
+    auto [q, r] = split_symbolic(n1, d1, floor);
+    if (r.empty()) {
+      if (!known_nonzero(d1)) return std::nullopt;
+      return quotient ? q : Poly{};
+    }
+    if (!floor) {  // only exact divisions split: q is empty, r = N'
+      if (trivial) return std::nullopt;
+      const Poly kept = symbolic_atom(op, r, d1);
+      return quotient ? kept : times_g(kept);
+    }
+    if (remainder_in_range(r, d1)) return quotient ? q : times_g(r);
+    // Below, a quotient that did not change is still written as a symbolic atom:
+    // ModForm reads `D * (N // D)` by it, DivForm spells `N % D` with it.
+    if (quotient) return sum(t, std::move(q), symbolic_atom(Op::FloorDiv, r, d1));
+    if (mode_ == LinearMode::DivForm && known_nonzero(d1)) {
+      // R % D' = R - D' * (R // D'), for a D' known nonzero only: in a sum the
+      // quotients may cancel, and a division by a value that may be 0 stays visible.
+      return times_g(sum(t, r, scaled(t, product(t, d1, symbolic_atom(Op::FloorDiv, r, d1)), -1)));
+    }
+    return times_g(symbolic_atom(Op::FloorMod, r, d1));
+  }
+
   // ModForm: k * (N // m) with m dividing k is (k/m) * (N - N % m).
+  // Likewise k * (N // m2) with a term of N // m1 in p, m1 dividing m2 and
+  // m2/m1 dividing k: N // m2 = (N // m1) // (m2/m1), so the term is
+  // (k*m1/m2) * (N // m1 - (N // m1) % (m2/m1)) (`x // 3 * 2 - x // 60 * 40` is
+  // `x // 3 % 20 * 2`). And k * D * (N // D) * rest for a symbolic D is k *
+  // rest * (N - N % D).
   Poly to_mod_form(const Poly &p) {
     Poly out;
     for (const auto &[monomial, k] : p) {
+      if (std::optional<Poly> symbolic = symbolic_mod_form(monomial, k)) {
+        out = sum(DType::Index, std::move(out), *symbolic);
+        continue;
+      }
       // A floor quotient, or a truncating one: truncdiv(N, m) * m = N -
       // truncmod(N, m) holds for every sign of N.
       const std::pair<Poly, Int> *division = nullptr;
@@ -784,6 +1067,12 @@ class Normalizer {
         } else if (auto trunc = trunc_quotients_.find(monomial.front()); trunc != trunc_quotients_.end()) {
           division = &trunc->second;
           truncating = true;
+        }
+      }
+      if (division != nullptr && !truncating && k % division->second != 0) {
+        if (std::optional<Poly> nested = nested_mod_form(p, division->first, division->second, k)) {
+          out = sum(DType::Index, std::move(out), *nested);
+          continue;
         }
       }
       if (division == nullptr || k % division->second != 0) {
@@ -799,6 +1088,43 @@ class Normalizer {
       out = sum(DType::Index, std::move(out), scaled(DType::Index, remainder, -factor));
     }
     return out;
+  }
+
+  // k * (N // m2) as (k*m1/m2) * ((N // m1) - (N // m1) % (m2/m1)) for a
+  // quotient N // m1 that p has a term of (see to_mod_form).
+  std::optional<Poly> nested_mod_form(const Poly &p, const Poly &numerator, Int m2, Int k) {
+    for (const auto &[monomial, unused] : p) {
+      auto it = monomial.size() == 1 ? quotients_.find(monomial.front()) : quotients_.end();
+      if (it == quotients_.end() || it->second.first != numerator) continue;
+      const Int m1 = it->second.second;
+      if (m1 >= m2 || m2 % m1 != 0 || k % (m2 / m1) != 0) continue;
+      const Int ratio = m2 / m1, factor = k / ratio;
+      const Poly inner{{monomial, 1}};  // a copy: division_atom may rehash quotients_
+      return sum(DType::Index, scaled(DType::Index, inner, factor),
+                 scaled(DType::Index, division_atom(Op::FloorMod, inner, ratio), -factor));
+    }
+    return std::nullopt;
+  }
+
+  // k * m with m = q * D * rest, q = N // D a symbolic quotient whose divisor
+  // D is one term c * M, c dividing k: (k/c) * rest * (N - N % D).
+  std::optional<Poly> symbolic_mod_form(const Monomial &monomial, Int k) {
+    for (const std::string &factor : monomial) {
+      auto it = symbolic_quotients_.find(factor);
+      if (it == symbolic_quotients_.end() || it->second.second.size() != 1) continue;
+      const auto &[divisor_monomial, c] = *it->second.second.begin();
+      // Only for a D known nonzero (see the DivForm of symbolic_divmod_poly).
+      if (k % c != 0 || !known_nonzero(it->second.second)) continue;
+      Monomial without_q = monomial;
+      without_q.erase(std::find(without_q.begin(), without_q.end(), factor));
+      std::optional<Monomial> rest = divide_monomial(without_q, divisor_monomial);
+      if (!rest) continue;
+      const DType t = DType::Index;
+      const Poly n = it->second.first, d = it->second.second;  // copies: symbolic_atom may rehash
+      const Poly remainder = sum(t, n, scaled(t, symbolic_atom(Op::FloorMod, n, d), -1));
+      return product(t, Poly{{*rest, k / c}}, remainder);
+    }
+    return std::nullopt;
   }
 
   // --- Folding by bounds (only with an oracle; see BoundsOracle). ---
@@ -867,15 +1193,29 @@ class Normalizer {
     // The same with each coefficient's remainder taken nearest to 0 (tinygrad's
     // congruence: `(3 * a + 3) // 4` is `a + (3 - a) // 4`, which is a for a in
     // [0, 3]).
-    auto [q_near, r_near] = split_nearest(p, c);
-    if (r_near != r) {
-      if (std::optional<Poly> folded = in_one_block(op, q_near, r_near, c)) return folded;
+    // A remainder of exactly c/2 is tried both ways (`(2 * x + 3 * y + 3) % 4`
+    // is `3 - 2 * x - y` for x, y in [0, 1]).
+    for (bool ties_down : {false, true}) {
+      auto [q_near, r_near] = split_nearest(p, c, ties_down);
+      if (r_near != r) {
+        if (std::optional<Poly> folded = in_one_block(op, q_near, r_near, c)) return folded;
+      }
     }
     for (Int g : block_sizes(r, c)) {
       if (g == c) continue;  // the whole remainder: tried above
+      // The small terms as they are, then with coefficients nearest to a
+      // multiple of g (`40 * a + 5 * b + 4 * c + 1` is `5 * (8 * a + b + c) + (1
+      // - c)`).
       auto [big, small] = blocks(r, g);
-      const Interval range = poly_interval(small);
-      if (!range.lo || !range.hi || floor_div(*range.lo, g) != floor_div(*range.hi, g)) continue;
+      Interval range = poly_interval(small);
+      if (!range.lo || !range.hi || floor_div(*range.lo, g) != floor_div(*range.hi, g)) {
+        std::tie(big, small) = split_nearest(r, g, false);
+        small.erase(Monomial{});
+        if (auto it = r.find(Monomial{}); it != r.end()) small[Monomial{}] = it->second;
+        big.erase(Monomial{});
+        range = poly_interval(small);
+        if (!range.lo || !range.hi || floor_div(*range.lo, g) != floor_div(*range.hi, g)) continue;
+      }
       // r = g*(S + k) + (s - k*g) with 0 <= s - k*g < g.
       const Int k = floor_div(*range.lo, g);
       if (k != 0) accumulate(dtype, big, Monomial{}, k);
@@ -901,13 +1241,13 @@ class Normalizer {
   }
 
   // p = c*q + r with each term's remainder in (-c/2, c/2] (the constant's in
-  // [0, c)).
-  static std::pair<Poly, Poly> split_nearest(const Poly &p, Int c) {
+  // [0, c)); with ties_down, in [-c/2, c/2).
+  static std::pair<Poly, Poly> split_nearest(const Poly &p, Int c, bool ties_down) {
     Poly q, r;
     for (const auto &[monomial, k] : p) {
       Int quotient = floor_div(k, c);
       Int rest = k - quotient * c;
-      if (!monomial.empty() && rest > c - rest) {
+      if (!monomial.empty() && (rest > c - rest || (ties_down && rest == c - rest))) {
         quotient += 1;
         rest -= c;
       }
@@ -956,6 +1296,10 @@ class Normalizer {
   std::map<std::string, std::pair<Poly, Int>> quotients_;
   // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.
   std::map<std::string, std::pair<Poly, Int>> trunc_quotients_;
+  // The atoms that are remainders `N % m` (m > 0): their numerator and divisor.
+  std::map<std::string, std::pair<Poly, Int>> remainders_;
+  // The atoms that are quotients `N // D` by a symbolic D.
+  std::map<std::string, std::pair<Poly, Poly>> symbolic_quotients_;
 };
 
 }  // namespace

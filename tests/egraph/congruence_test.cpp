@@ -11,7 +11,9 @@
 
 #include "egraph/egraph.h"
 #include "egraph/guard.h"
+#include "ir/evaluate.h"
 #include "ir/fold.h"
+#include "ir/print.h"
 
 namespace eqsat {
 namespace {
@@ -141,9 +143,16 @@ TEST(Congruence, ExamplesOfTransferFunctions) {
   EXPECT_EQ(of(Op::Shl, any, k(3)), C(8, 0));
   EXPECT_EQ(of(Op::Max, C(4, 1), C(6, 3)), C(2, 1));
   EXPECT_EQ(of(Op::Mul, C(4, 1), C(6, 3)), C(6, 3));  // 24jk + 12j + 6k + 3
-  // Fixed widths wrap: nothing is known about them.
-  const Congruence args[] = {any, k(4)};
-  EXPECT_TRUE(congruence_of(Op::Mul, DType::Int32, DType::Int32, args).is_unknown());
+  // Fixed widths wrap at 2^n: a modulus dividing 2^n survives, others shrink to
+  // their common factor with 2^n.
+  const Congruence times4[] = {any, k(4)};
+  EXPECT_EQ(congruence_of(Op::Mul, DType::Int32, DType::Int32, times4), C(4, 0));
+  const Congruence times6[] = {any, k(6)};
+  EXPECT_EQ(congruence_of(Op::Mul, DType::UInt8, DType::UInt8, times6), C(2, 0));
+  // A signed division knows nothing (INT_MIN // -1 wraps); an unsigned one is exact.
+  const Congruence by4[] = {C(8, 4), k(4)};
+  EXPECT_TRUE(congruence_of(Op::FloorMod, DType::Int32, DType::Int32, by4).is_unknown());
+  EXPECT_EQ(congruence_of(Op::FloorMod, DType::UInt32, DType::UInt32, by4), k(0));
 }
 
 Expr var(const char* name, DType dtype = DType::Index) { return Expr::var(name, dtype); }
@@ -246,6 +255,70 @@ TEST(CongruenceInTheEGraph, RandomTermsStaySoundUnderConcreteEvaluation) {
         ASSERT_TRUE(d.congruence.contains(*v))
             << "term " << t << " value " << to_string(*v) << " not in " << d.congruence.to_string();
         ASSERT_TRUE(d.interval.contains(*v));
+      }
+    }
+  }
+}
+
+TEST(CongruenceInTheEGraph, FixedWidthsKeepTheModuliThatDivideTheirPeriod) {
+  EGraph g;
+  // x * 8 on UINT32 is 8k modulo 2^32, still a multiple of 8 after the wrap: x * 8 % 4 is 0.
+  ClassId mod = g.add_expr(
+      bin(Op::FloorMod, bin(Op::Mul, var("x", DType::UInt32), lit(8, DType::UInt32)), lit(4, DType::UInt32)));
+  // A cast keeps the residue modulo 2^32 too: cast(z * 4, UINT32) % 4 is 0.
+  ClassId cast = g.add_expr(
+      bin(Op::FloorMod, Expr::make(Op::Cast, DType::UInt32, {bin(Op::Mul, var("z"), lit(4))}), lit(4, DType::UInt32)));
+  // x * 6 on UINT8 wraps at 256: only its factor 2 survives, so x * 6 % 3 is unknown.
+  ClassId six = g.add_expr(bin(Op::Mul, var("u", DType::UInt8), lit(6, DType::UInt8)));
+  ClassId by3 =
+      g.add_expr(bin(Op::FloorMod, bin(Op::Mul, var("u", DType::UInt8), lit(6, DType::UInt8)), lit(3, DType::UInt8)));
+  g.rebuild();
+  EXPECT_EQ(g.data(mod).constant, Value::integer(DType::UInt32, 0));
+  EXPECT_EQ(g.data(cast).constant, Value::integer(DType::UInt32, 0));
+  EXPECT_EQ(g.data(six).congruence, C(2, 0));
+  EXPECT_FALSE(g.data(by3).constant.has_value());
+  EXPECT_EQ(g.check_invariants(), "");
+}
+
+TEST(CongruenceInTheEGraph, RandomFixedWidthTermsStaySoundUnderConcreteEvaluation) {
+  // Random UINT8 and INT8 terms (wrapping, with casts from INDEX): for every x, y
+  // evaluated by the reference semantics, each class's value satisfies its
+  // congruence and lies in its interval.
+  std::mt19937_64 rng(7);
+  const Op ops[] = {Op::Add, Op::Sub, Op::Mul, Op::FloorDiv, Op::FloorMod, Op::Min, Op::Max, Op::Shl, Op::Cast};
+  for (DType t : {DType::UInt8, DType::Int8}) {
+    for (int round = 0; round < 150; ++round) {
+      EGraph g;
+      auto c = [&](Int v) { return lit(v, t); };
+      std::vector<Expr> terms = {var("x", t), var("y", t), c(Int(rng() % 9) + 1), c(Int(rng() % 7) * 4)};
+      for (int i = 0; i < 12; ++i) {
+        Op op = ops[rng() % std::size(ops)];
+        Expr a = terms[rng() % terms.size()];
+        if (op == Op::Cast) {  // an INDEX multiple of a small power of two, narrowed
+          Expr wide = bin(Op::Mul, bin(Op::Add, var("i"), lit(Int(rng() % 5))), lit(Int(1) << (rng() % 5)));
+          terms.push_back(Expr::make(Op::Cast, t, {wide}));
+          continue;
+        }
+        Expr b = (op == Op::FloorDiv || op == Op::FloorMod) ? c(Int(rng() % 8) + 1)
+                 : op == Op::Shl                            ? c(Int(rng() % 7))
+                                                            : terms[rng() % terms.size()];
+        terms.push_back(bin(op, a, b));
+      }
+      std::vector<ClassId> ids;
+      for (const Expr& term : terms) ids.push_back(g.add_expr(term));
+      g.rebuild();
+      for (int sample = 0; sample < 30; ++sample) {
+        const Env env{{"x", Value::integer(t, Int(int64_t(rng() % 256)))},
+                      {"y", Value::integer(t, Int(int64_t(rng() % 256)))},
+                      {"i", Value::integer(DType::Index, Int(int64_t(rng() % 2001) - 1000))}};
+        for (std::size_t k = 0; k < terms.size(); ++k) {
+          std::optional<Value> v = evaluate(terms[k], env);
+          if (!v) continue;
+          const ClassData& d = g.data(ids[k]);
+          ASSERT_TRUE(d.congruence.contains(v->i))
+              << print(terms[k]) << " = " << to_string(v->i) << " not in " << d.congruence.to_string();
+          ASSERT_TRUE(d.interval.contains(v->i)) << print(terms[k]);
+        }
       }
     }
   }

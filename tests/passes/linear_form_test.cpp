@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "egraph/egraph.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/facts.h"
@@ -90,6 +91,56 @@ TEST(LinearForm, TruncatedQuotientComparedWithAConstant) {
   EXPECT_EQ(normal("truncdiv(x, 2) <= 1"), "x < 4");
 }
 
+std::string bounded(const std::string &text, const std::map<std::string, Interval> &bounds,
+                    const std::vector<std::string> &assumptions = {}, LinearMode mode = LinearMode::Plain);
+
+TEST(LinearForm, NegativeConstantDivisorsAreReadAsPositiveOnes) {
+  // x // -c = (-x) // c, x % -c = -((-x) % c): quotients of one numerator meet.
+  EXPECT_EQ(normal("x // -2 // 3"), "x // -6");
+  EXPECT_EQ(normal("(x // -2 + 1) // 3"), "(x + -2) // -6");
+  EXPECT_EQ(normal("(x - x % -9) % 9", LinearMode::DivForm), "0");
+  // (x // 2) // -3 is not x // -6 (x = 1: 0 against -1): kept apart.
+  EXPECT_EQ(normal("x // 2 // -3"), "x // 2 // -3");
+}
+
+TEST(LinearForm, SymbolicDivisorsCancelTheirCommonFactor) {
+  // A constant factor always cancels; atoms only when known nonzero: the project
+  // keeps a division by a value that may be 0 visible (x * y // y is undefined at
+  // y = 0).
+  EXPECT_EQ(normal("(3 * a + 9 * b) // (3 * d)"), "(a + b * 3) // d");
+  EXPECT_EQ(normal("x * y // y"), "x * y // y");
+  EXPECT_EQ(normal("x * y * z // (x * z)"), "x * y * z // (x * z)");
+  // ... or when the reduced divisor keeps every atom of it: both are 0 at x = 0.
+  EXPECT_EQ(normal("x * x * y // (x * x * x * 4)"), "y // (x * 4)");
+}
+
+TEST(LinearForm, SymbolicDivisorsSplitTheirNumerator) {
+  EXPECT_EQ(normal("(x * z * 2 + y) // (z * 2)"), "x + y // (z * 2)");
+  EXPECT_EQ(normal("(x * z * 2 + y) % (z * 2)"), "y % (z * 2)");
+  EXPECT_EQ(normal("(d * a * 20 + b * d * 5 + 10) // (5 * d)"), "2 // d + a * 4 + b");
+  // truncdiv(x * y + z, y) is not x + truncdiv(z, y) (x = 1, y = 2, z = -1: 0
+  // against 1): a truncating division splits only when it is exact.
+  EXPECT_EQ(normal("truncdiv(x * y + z, y)"), "truncdiv(x * y + z, y)");
+}
+
+TEST(LinearForm, SymbolicQuotientsMeetTheirRemainders) {
+  // y * (x // y) = x - x % y, and x % y = x - y * (x // y), for y known nonzero;
+  // where y may be 0 the sum keeps its division.
+  const std::map<std::string, Interval> positive{{"y", Interval::range(1, std::nullopt)}};
+  EXPECT_EQ(bounded("x // y * y + x % y", positive, {}, LinearMode::ModForm), "x");
+  EXPECT_EQ(bounded("(x - x % y) % y", positive, {}, LinearMode::DivForm), "0");
+  EXPECT_EQ(normal("x // y * y + x % y", LinearMode::ModForm), "x % y + x // y * y");
+}
+
+TEST(LinearForm, NestedQuotientsAndRemaindersOfOneNumeratorMeet) {
+  // x // 60 = (x // 3) // 20, so 2 * (x // 3) - 40 * (x // 60) is 2 * ((x // 3) % 20).
+  EXPECT_EQ(normal("x // 3 % 4 * 2 + x // 12 % 5 * 8", LinearMode::DivForm), "x // 3 * 2 - x // 60 * 40");
+  EXPECT_EQ(normal("x // 3 * 2 - x // 60 * 40", LinearMode::ModForm), "x // 3 % 20 * 2");
+  // A remainder by a multiple of the divisor leaves the numerator.
+  EXPECT_EQ(normal("(a % 4 + b) % 2"), "(a + b) % 2");
+  EXPECT_EQ(normal("((v + 3) % 7 + w) % 7 % 7"), "(v + w + 3) % 7");
+}
+
 TEST(LinearForm, ComparisonsMoveTermsAcross) {
   EXPECT_EQ(normal("x + y < y + z"), "x < z");
   EXPECT_EQ(normal("x - 2 < y"), "x < y + 2");
@@ -102,6 +153,57 @@ TEST(LinearForm, FixedWidthOrderingsAreKept) {
   // x + 1 > x is False at INT32's maximum.
   EXPECT_EQ(normal("x + 1 > x", LinearMode::Plain, {{"x", DType::Int32}}), "x + 1 > x");
   EXPECT_EQ(normal("x + 1 == x + 1", LinearMode::Plain, {{"x", DType::Int32}}), "True");
+}
+
+// The normal form under the bounds and assumptions of `facts`, as simplify_expr
+// gives them (the e-graph's intervals and the classes it knows True).
+std::string bounded(const std::string &text, const std::map<std::string, Interval> &bounds,
+                    const std::vector<std::string> &assumptions, LinearMode mode) {
+  Facts facts;
+  facts.bounds = bounds;
+  for (const std::string &a : assumptions) facts.assumptions.push_back(parse_expr(a, facts.var_typer()).value());
+  EGraph egraph;
+  assert_facts(egraph, facts);
+  const Expr e = parse_expr(text, facts.var_typer()).value();
+  return print(
+      normalize_linear(e, mode, [&egraph](const Expr &x) { return egraph.data(egraph.add_expr(x)).interval; }));
+}
+
+TEST(LinearForm, SymbolicRemaindersInRangeFold) {
+  // 0 <= b < 2 <= d: b % d is b.
+  EXPECT_EQ(bounded("(d * a + b) % d", {{"b", Interval::range(0, 1)}, {"d", Interval::range(2, 5)}}), "b");
+  // d may be negative: b % d is b - 2 at b = 1, d = -2... so it stays.
+  EXPECT_EQ(bounded("(d * a + b) % d", {{"b", Interval::range(0, 1)}, {"d", Interval::range(-5, 5)}}), "b % d");
+  // An assumption relating numerator and divisor: 0 <= r < a + 2.
+  const std::map<std::string, Interval> ranges{{"r", Interval::range(0, std::nullopt)}, {"a", Interval::range(1, 10)}};
+  EXPECT_EQ(bounded("r // (a + 2)", ranges, {"r < a + 2"}), "0");
+  EXPECT_EQ(bounded("r % (a + 2)", ranges, {"r < a + 2"}), "r");
+  EXPECT_EQ(bounded("r % (a + 2)", ranges), "r % (a + 2)");
+}
+
+TEST(LinearForm, NonzeroSymbolicFactorsCancel) {
+  const std::map<std::string, Interval> positive{{"x", Interval::range(1, std::nullopt)},
+                                                 {"y", Interval::range(1, std::nullopt)},
+                                                 {"z", Interval::range(1, std::nullopt)},
+                                                 {"p", Interval::range(0, std::nullopt)}};
+  EXPECT_EQ(bounded("x * y // y", positive), "x");
+  EXPECT_EQ(bounded("x * 2 * x * y // (4 * x * x * x)", positive), "y // (x * 2)");
+  EXPECT_EQ(bounded("x * 4 % (y * 4)", positive), "x % y * 4");
+  EXPECT_EQ(bounded("(p + 1) * 64 % ((p + 1) * 32)", positive), "0");
+  EXPECT_EQ(bounded("truncdiv(x * 6 * z, 3 * z * y)", positive), "truncdiv(x * 2, y)");
+  EXPECT_EQ(bounded("truncmod(y * x * 32 * x, x * y)", positive), "0");
+  // y in [0, 5] may be 0: kept.
+  EXPECT_EQ(bounded("x * y // y", {{"y", Interval::range(0, 5)}}), "x * y // y");
+}
+
+TEST(LinearForm, BoundedQuotientsTakeRemaindersNearestZero) {
+  // (40 * a + 5 * b + 4 * c + 1) is 5 * (8 * a + b + c) + (1 - c), 1 - c in [0, 1].
+  EXPECT_EQ(bounded("(160 * a + 5 * b + 4 * c + 1) // 60",
+                    {{"a", Interval::range(0, 2)}, {"b", Interval::range(0, 31)}, {"c", Interval::range(0, 1)}}),
+            "(a * 8 + b + c) // 12 + a * 2");
+  // A remainder of exactly half the divisor is tried both ways.
+  EXPECT_EQ(bounded("(3 + 2 * x + 3 * y) % 4", {{"x", Interval::range(0, 1)}, {"y", Interval::range(0, 1)}}),
+            "3 - x * 2 - y");
 }
 
 }  // namespace

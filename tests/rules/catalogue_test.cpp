@@ -325,6 +325,10 @@ const RuleExample kExamples[] = {
     {"div-add-const-in", "(y + 1) // 3 + 2", "(y + 7) // 3"},
     {"neg-div-round", "-((x + 3) // 4)", "(-x) // 4"},
     {"neg-div-round-sub", "-((3 - x) // 4)", "x // 4"},
+    // added for symbolic divisors and div/mod chains (symdiv)
+    {"div-binary-unit-numerator", "(x + 3) // 4", "x", "", "x:0:1"},
+    {"mod-binary-unit-numerator", "(x + 3) % 4", "x * -3 + 3", "", "x:0:1"},
+    {"or-le-zero-mod-nonneg", "y <= 0 or 0 <= x % y", "True"},
     // ---------------------------------------------------------------- bitwise.rules
     {"xor-self", "x ^ x", "0"},
     {"and-self-bits", "x & x", "x"},

@@ -40,9 +40,6 @@ constexpr const char* kTrapFile = "traps.jsonl";
 const std::map<std::string, std::string> kKnownMissed = {
     {"t4-self-truncmod-truncmod", "truncmod-truncmod-same is proved up to 16 bits; Z3 times out on INT32"},
     {"sd-loop-never-odd", "deciding x == c by x's congruence: a rule over modulus(x) is nonlinear for Z3"},
-    {"t4-dm-divide-by-gcd-mod", "(x * c) % (y * c) = (x % y) * c: nonlinear, not proved in 60 s"},
-    {"t4-dm-nested-mod", "(x % c1 + y) % c2: proved once, but not reliably within 60-150 s of Z3"},
-    {"t4-dm-nested-mod-2", "(x % c1 + y) % c2: proved once, but not reliably within 60-150 s of Z3"},
     {"g-mod-congruence-neg", "(x * c1) % c2 with c1 = -1 (mod c2): not proved within 150 s"},
     {"v-constraint-min", "min(x, y) with x <= y assumed: min-dominant reads intervals, not order facts"},
     {"v-constraint-max", "max(x, y) with x <= y assumed: max-dominant reads intervals, not order facts"},
