@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/print.h"
+#include "passes/linear_inequalities.h"
 
 namespace eqsat {
 
@@ -23,44 +24,10 @@ struct LinearFact {
   std::string form;  // P, as text (with its dtype): the key facts are collected by
   Bound bound;
   Int value;
+  LinearTerms terms;  // P itself, for INDEX forms (empty for fixed-width ones)
 };
 
-bool add_overflows(Int a, Int b, Int &out) { return __builtin_add_overflow(a, b, &out); }
 bool mul_overflows(Int a, Int b, Int &out) { return __builtin_mul_overflow(a, b, &out); }
-
-// Adds scale * expr to terms + constant (INDEX only). False on a coefficient
-// overflow: the comparison is then not read at all.
-bool read_linear(const Expr &expr, Int scale, std::map<std::string, Int> &terms, Int &constant) {
-  switch (expr.op()) {
-    case Op::Add:
-      return read_linear(expr.arg(0), scale, terms, constant) && read_linear(expr.arg(1), scale, terms, constant);
-    case Op::Sub: {
-      Int negated;
-      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), scale, terms, constant) &&
-             read_linear(expr.arg(1), negated, terms, constant);
-    }
-    case Op::Neg: {
-      Int negated;
-      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), negated, terms, constant);
-    }
-    case Op::Mul:
-      for (int k = 0; k < 2; ++k) {
-        if (!expr.arg(k).is_const()) continue;
-        Int scaled;
-        return !mul_overflows(scale, expr.arg(k).value().i, scaled) &&
-               read_linear(expr.arg(1 - k), scaled, terms, constant);
-      }
-      break;
-    case Op::Const: {
-      Int term;
-      return !mul_overflows(scale, expr.value().i, term) && !add_overflows(constant, term, constant);
-    }
-    default:
-      break;
-  }
-  Int &coefficient = terms[print(expr)];
-  return !add_overflows(coefficient, scale, coefficient);
-}
 
 Int gcd(Int a, Int b) {
   if (a < 0) a = -a;
@@ -80,17 +47,17 @@ Int ceil_div(Int a, Int b) { return -floor_div(-a, b); }  // b > 0
 std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
   switch (op) {
     case Op::Eq:
-      return LinearFact{std::move(form), Bound::Eq, v};
+      return LinearFact{std::move(form), Bound::Eq, v, {}};
     case Op::Ne:
-      return LinearFact{std::move(form), Bound::Ne, v};
+      return LinearFact{std::move(form), Bound::Ne, v, {}};
     case Op::Le:
-      return LinearFact{std::move(form), Bound::Le, v};
+      return LinearFact{std::move(form), Bound::Le, v, {}};
     case Op::Ge:
-      return LinearFact{std::move(form), Bound::Ge, v};
+      return LinearFact{std::move(form), Bound::Ge, v, {}};
     case Op::Lt:
-      return LinearFact{std::move(form), Bound::Le, v - 1};
+      return LinearFact{std::move(form), Bound::Le, v - 1, {}};
     case Op::Gt:
-      return LinearFact{std::move(form), Bound::Ge, v + 1};
+      return LinearFact{std::move(form), Bound::Ge, v + 1, {}};
     default:
       return std::nullopt;
   }
@@ -111,10 +78,10 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
       return make_fact(dtype_tag + ":" + print(b), mirrored_comparison(expr.op()), a.value().i);
     return std::nullopt;
   }
-  std::map<std::string, Int> terms;
+  LinearTerms linear;
   Int constant = 0;
-  if (!read_linear(a, 1, terms, constant) || !read_linear(b, -1, terms, constant)) return std::nullopt;
-  std::erase_if(terms, [](const auto &term) { return term.second == 0; });
+  if (!read_linear_terms(a, 1, linear, constant) || !read_linear_terms(b, -1, linear, constant)) return std::nullopt;
+  const std::map<std::string, Int> &terms = linear.coefficients;
   if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
   // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
   // coefficients, signed so that its first coefficient is positive.
@@ -127,23 +94,27 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
   std::string form = dtype_tag + ":";
-  for (const auto &[text, coefficient] : terms)
-    form += print(Expr::constant(Value::integer(DType::Index, (negate ? -coefficient : coefficient) / divisor))) +
-            "*(" + text + ")+";
+  LinearTerms reduced;
+  for (const auto &[text, coefficient] : terms) {
+    const Int scaled = (negate ? -coefficient : coefficient) / divisor;
+    form += print(Expr::constant(Value::integer(DType::Index, scaled))) + "*(" + text + ")+";
+    reduced.coefficients.emplace(text, scaled);
+    reduced.atoms.emplace(text, linear.atoms.at(text));
+  }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
     case Op::Lt:
-      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor)};
+      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
     case Op::Le:
-      return LinearFact{form, Bound::Le, floor_div(v, divisor)};
+      return LinearFact{form, Bound::Le, floor_div(v, divisor), std::move(reduced)};
     case Op::Gt:
-      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor)};
+      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
     case Op::Ge:
-      return LinearFact{form, Bound::Ge, ceil_div(v, divisor)};
+      return LinearFact{form, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
     case Op::Eq:
     case Op::Ne:
       if (v % divisor != 0) return std::nullopt;
-      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor};
+      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
     default:
       return std::nullopt;
   }
@@ -242,6 +213,8 @@ std::optional<Expr> negated(const Expr &expr) {
 
 class Context {
  public:
+  explicit Context(BoundsOracle bounds) : inequalities_(std::move(bounds)) {}
+
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
     if (fact.is_const()) return;
@@ -259,12 +232,12 @@ class Context {
       if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
       if (!value && linear->bound == Bound::Ge) v -= 1;  // not (P >= v): P <= v - 1
       ranges_[linear->form].add(bound, v);
+      if (!linear->terms.coefficients.empty()) record_inequality(linear->terms, bound, v);
     }
   }
 
   // The value of the BOOL term `expr` where the facts hold, if they decide it.
   std::optional<bool> decide(const Expr &expr) const {
-    if (known_.empty()) return std::nullopt;
     std::optional<Expr> negation = negated(expr);
     for (const auto &[fact, value] : known_) {
       if (fact == expr) return value;
@@ -272,14 +245,37 @@ class Context {
     }
     if (std::optional<LinearFact> linear = read_comparison(expr)) {
       auto range = ranges_.find(linear->form);
-      if (range != ranges_.end()) return range->second.decide(linear->bound, linear->value);
+      if (range != ranges_.end())
+        if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
+      if (!linear->terms.coefficients.empty()) return implied(*linear);
     }
     return std::nullopt;
   }
 
  private:
+  // P <= v, P >= v and P == v of an INDEX form as inequalities P <= v and -P <= -v.
+  void record_inequality(const LinearTerms &terms, Bound bound, Int v) {
+    if (bound == Bound::Le || bound == Bound::Eq) inequalities_.add(terms, v);
+    if (bound == Bound::Ge || bound == Bound::Eq) {
+      LinearTerms negated = terms;
+      for (auto &term : negated.coefficients) term.second = -term.second;
+      inequalities_.add(negated, -v);
+    }
+  }
+
+  // `P bound v` decided by the bounds of P the inequalities imply (passes/linear_inequalities.h).
+  std::optional<bool> implied(const LinearFact &linear) const {
+    Range range;
+    if (std::optional<Int> hi = inequalities_.upper_bound(linear.terms)) range.add(Bound::Le, *hi);
+    if (std::optional<Int> lo = inequalities_.lower_bound(linear.terms)) range.add(Bound::Ge, *lo);
+    // Contradictory facts (lo > hi) hold nowhere: nothing is concluded from them.
+    if (range.lo && range.hi && *range.lo > *range.hi) return std::nullopt;
+    return range.decide(linear.bound, linear.value);
+  }
+
   std::vector<std::pair<Expr, bool>> known_;
   std::map<std::string, Range> ranges_;
+  LinearInequalities inequalities_;
 };
 
 // Whether evaluating `expr` can fail (a division or modulo by zero, a shift out
@@ -396,6 +392,10 @@ Expr rewrite(const Expr &expr, const Context &context) {
 
 }  // namespace
 
-Expr substitute_conditions(const Expr &expr) { return rewrite(expr, Context{}); }
+Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds) {
+  Context context(std::move(bounds));
+  for (const Expr &assumption : assumptions) context.assume(assumption, true);
+  return rewrite(expr, context);
+}
 
 }  // namespace eqsat

@@ -88,8 +88,8 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr) {
 // Merges the class of `expr` with its form whose subterms decided by their
 // conditions are constants (passes/condition_context.h). Returns whether a class
 // changed.
-bool add_condition_forms(EGraph &egraph, const Expr &expr) {
-  Expr substituted = substitute_conditions(expr);
+bool add_condition_forms(EGraph &egraph, const Facts &facts, const Expr &expr) {
+  Expr substituted = substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph));
   if (substituted == expr) return false;
   ClassId original = egraph.add_expr(expr);
   ClassId decided = egraph.add_expr(substituted);
@@ -142,7 +142,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
   if (linear_forms) {
     add_linear_forms(egraph, input);
-    add_condition_forms(egraph, input);
+    add_condition_forms(egraph, facts, input);
     add_minmax_forms(egraph, input);
   }
   // Once the root holds a leaf as cheap as any leaf can be, no form is cheaper: every
@@ -175,7 +175,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr);
-    const bool conditions_changed = add_condition_forms(egraph, best.expr);
+    const bool conditions_changed = add_condition_forms(egraph, facts, best.expr);
     const bool minmax_changed = add_minmax_forms(egraph, best.expr);
     if (!linear_changed && !conditions_changed && !minmax_changed) break;
     egraph.rebuild();
