@@ -6,6 +6,7 @@
 #include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/condition_context.h"
+#include "passes/divmod_conjunction.h"
 #include "passes/linear_form.h"
 #include "passes/minmax_form.h"
 
@@ -96,6 +97,15 @@ bool add_condition_forms(EGraph &egraph, const Facts &facts, const Expr &expr) {
   return egraph.merge(original, decided);
 }
 
+// Merges the class of `expr` with its form whose conjunctions of quotient and
+// remainder comparisons are combined (passes/divmod_conjunction.h). Returns
+// whether a class changed.
+bool add_divmod_conjunction_forms(EGraph &egraph, const Expr &expr) {
+  Expr combined = combine_divmod_conjunctions(expr);
+  if (combined == expr) return false;
+  return egraph.merge(egraph.add_expr(expr), egraph.add_expr(combined));
+}
+
 // Merges the class of `expr` with its form whose INDEX min/max offsets are in
 // normal form (passes/minmax_form.h). Returns whether a class changed.
 bool add_minmax_forms(EGraph &egraph, const Expr &expr) {
@@ -143,6 +153,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   if (linear_forms) {
     add_linear_forms(egraph, input);
     add_condition_forms(egraph, facts, input);
+    add_divmod_conjunction_forms(egraph, input);
     add_minmax_forms(egraph, input);
   }
   // Once the root holds a leaf as cheap as any leaf can be, no form is cheaper: every
@@ -176,8 +187,9 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr);
     const bool conditions_changed = add_condition_forms(egraph, facts, best.expr);
+    const bool conjunctions_changed = add_divmod_conjunction_forms(egraph, best.expr);
     const bool minmax_changed = add_minmax_forms(egraph, best.expr);
-    if (!linear_changed && !conditions_changed && !minmax_changed) break;
+    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) break;
     egraph.rebuild();
   }
 
