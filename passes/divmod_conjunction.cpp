@@ -136,8 +136,7 @@ std::optional<Expr> combine_window(const Group &group) {
         numerator.atoms.emplace(other, group.form.atoms.at(other));
       }
       const Int k = sign < 0 ? *group.lo : -*group.hi;
-      const Expr quotient =
-          Expr::make(Op::FloorDiv, DType::Index, {build_sum(numerator, -k), index_constant(width)});
+      const Expr quotient = Expr::make(Op::FloorDiv, DType::Index, {build_sum(numerator, -k), index_constant(width)});
       return compare(Op::Eq, group.form.atoms.at(text), quotient);
     }
   }
@@ -223,7 +222,8 @@ Expr combine(const Expr &expr) {
     if (chain.valid()) return chain;
     if (!changed) return expr;
     Expr rebuilt = operands[0];
-    for (std::size_t i = 1; i < operands.size(); ++i) rebuilt = Expr::make(Op::And, DType::Bool, {rebuilt, operands[i]});
+    for (std::size_t i = 1; i < operands.size(); ++i)
+      rebuilt = Expr::make(Op::And, DType::Bool, {rebuilt, operands[i]});
     return rebuilt;
   }
   std::vector<Expr> args;

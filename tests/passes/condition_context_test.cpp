@@ -81,9 +81,7 @@ TEST(ConditionContext, AssumptionsAndBoundsJoinTheContext) {
   Result<Expr> assumption = parse_expr("i0 < (n + 31) // 32", facts.var_typer());
   ASSERT_TRUE(e.ok() && assumption.ok());
   // i1 in [0, 31]: 32 * i0 + i1 <= 32 * ((n + 31) // 32 - 1) + 31.
-  auto bounds = [](const Expr &atom) {
-    return print(atom) == "i1" ? Interval::range(0, 31) : Interval::all();
-  };
+  auto bounds = [](const Expr &atom) { return print(atom) == "i1" ? Interval::range(0, 31) : Interval::all(); };
   EXPECT_EQ(print(substitute_conditions(*e, {*assumption}, bounds)), "True");
   EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), print(*e));  // i1 unbounded
   EXPECT_EQ(print(substitute_conditions(*e, {}, bounds)), print(*e));     // i0 unbounded
