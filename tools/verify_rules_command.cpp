@@ -5,7 +5,9 @@
 // counterexample (the variables' values and both sides'), or unknown (and why).
 // Exit status 1 on any counterexample or unknown. --write-lock rewrites the lock file
 // when everything is proved; --check-lock only compares the lock file with the rules
-// (no Z3), for CI. See docs/verification.md.
+// (no Z3), for CI. --changed proves only the instances the lock does not already prove
+// (new or edited rules), which is how a rule author updates the lock quickly; with
+// --write-lock the unchanged instances keep their entries. See docs/verification.md.
 #include "tools/verify_rules_command.h"
 
 #include <iostream>
@@ -33,6 +35,9 @@ Command add_verify_rules_command(CLI::App& app) {
       ->add_flag("--check-lock", options->check_lock,
                  "Only check that the lock file matches the rules (no proving); exit 1 if stale")
       ->excludes(write);
+  command->add_flag("--changed", options->changed,
+                    "Prove only the instances the lock does not prove (new or edited rules); with --write-lock "
+                    "the others keep their entries");
   command->add_flag("!--no-progress", options->progress, "No progress line on stderr");
   return {command, [options, timeout_s] {
             options->prover.timeout_ms = static_cast<unsigned>(*timeout_s * 1000.0);

@@ -1,6 +1,7 @@
 #include "verify/refinement.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "verify/pattern_terms.h"
 #include "verify/z3_deadline.h"
@@ -148,14 +149,6 @@ Outcome guarded_attempt(const Pattern& lhs, const Pattern& rhs, const std::vecto
 Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
                          const HypothesisFn& hypotheses, const ProverOptions& options) {
   const bool index = mentions_index(lhs) || mentions_index(rhs);
-  std::string integer_reason;
-  try {
-    Outcome exact = guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::Integer);
-    if (exact.verdict != Verdict::Unknown || !index) return exact;
-    integer_reason = exact.unknown_reason;
-  } catch (const Unsupported& e) {
-    integer_reason = e.what();
-  }
   // Wide enough that every fixed-width value of the rule is an INDEX value too (a
   // UINT64 cast to INDEX needs 65 bits).
   ProverOptions wide = options;
@@ -165,7 +158,30 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
         wide.fallback_bits = std::max(wide.fallback_bits, unsigned(bit_width(n.dtype)) + 1);
     }
   }
-  Outcome fallback = guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);
+  // Fixed-width inputs whose INDEX values are only intermediates (casts through INDEX):
+  // Z3 mixes its integer theory and bit-vectors (int2bv, bv2int) badly, and the integer
+  // attempt often runs to its timeout, while the bit-vector model decides them at once
+  // and exactly when every intermediate fits for every input (fallback_is_exact), and any
+  // counterexample it finds is real (its intermediates fit). So it goes first there.
+  const bool index_var =
+      std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
+  std::optional<Outcome> bit_vector;
+  if (index && !index_var) {
+    bit_vector = guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);
+    const bool decided = bit_vector->verdict == Verdict::Counterexample ||
+                         (bit_vector->verdict == Verdict::Proved && bit_vector->kind == ProofKind::Exact);
+    if (decided) return *bit_vector;
+  }
+  std::string integer_reason;
+  try {
+    Outcome exact = guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::Integer);
+    if (exact.verdict != Verdict::Unknown || !index) return exact;
+    integer_reason = exact.unknown_reason;
+  } catch (const Unsupported& e) {
+    integer_reason = e.what();
+  }
+  Outcome fallback =
+      bit_vector ? *bit_vector : guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);
   if (fallback.verdict == Verdict::Unknown && fallback.unknown_reason != integer_reason) {
     fallback.unknown_reason = integer_reason + "; bit-vector fallback: " + fallback.unknown_reason;
   }

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <ostream>
 #include <thread>
@@ -93,15 +95,13 @@ std::string result_line(const InstanceResult& r) {
 
 namespace {
 
-Result<RuleSet> load_rules(const VerifyOptions& options) {
-  RuleSet all;
-  if (options.files.empty()) {
-    all = builtin_rules_unverified();
-  } else {
-    Result<RuleSet> loaded = load_rule_files(options.files);
-    if (!loaded) return loaded.error();
-    all = std::move(loaded).value();
-  }
+Result<RuleSet> load_all_rules(const VerifyOptions& options) {
+  if (options.files.empty()) return builtin_rules_unverified();
+  return load_rule_files(options.files);
+}
+
+// The rules named by --rule (all of them when none is named).
+Result<RuleSet> chosen_rules(const RuleSet& all, const VerifyOptions& options) {
   if (options.only.empty()) return all;
   RuleSet chosen;
   for (const std::string& name : options.only) {
@@ -110,6 +110,24 @@ Result<RuleSet> load_rules(const VerifyOptions& options) {
     chosen.rules.push_back(*rule);
   }
   return chosen;
+}
+
+// The instances of `rules` that `lock` does not prove (new or edited since their proof);
+// a rule none of whose instances is left is dropped.
+RuleSet unproved_subset(const RuleSet& rules, const RuleLock& lock) {
+  RuleSet out;
+  for (const Rule& rule : rules.rules) {
+    Rule left = rule;
+    left.dtypes.clear();
+    left.rewrites.clear();
+    for (std::size_t i = 0; i < rule.dtypes.size(); ++i) {
+      if (lock.proves(rule, rule.dtypes[i])) continue;
+      left.dtypes.push_back(rule.dtypes[i]);
+      left.rewrites.push_back(rule.rewrites[i]);
+    }
+    if (!left.dtypes.empty()) out.rules.push_back(std::move(left));
+  }
+  return out;
 }
 
 int check_lock(const RuleSet& rules, const std::string& path, std::ostream& out, std::ostream& err) {
@@ -128,11 +146,25 @@ int check_lock(const RuleSet& rules, const std::string& path, std::ostream& out,
   return 0;
 }
 
-int write_lock(const std::vector<InstanceResult>& results, const std::string& path, std::ostream& err) {
+// Writes the lock of `all`: each instance gets this run's proof if it was proved now,
+// otherwise the entry `previous` holds for it when that entry still proves it (an
+// unchanged instance keeps its proof under --changed or --rule). Entries of instances that
+// no longer exist are dropped.
+int write_lock(const RuleSet& all, const std::vector<InstanceResult>& results, const RuleLock& previous,
+               const std::string& path, std::ostream& err) {
+  std::map<std::pair<std::string, DType>, const InstanceResult*> proved_now;
+  for (const InstanceResult& r : results) proved_now[{r.rule->name, r.dtype}] = &r;
   RuleLock lock;
-  for (const InstanceResult& r : results) {
-    lock.entries.push_back({r.rule->name, r.dtype, std::string(proof_kind_name(r.outcome.kind)),
-                            rule_digest(*r.rule, r.dtype), r.rule->fast_math});
+  for (const Rule& rule : all.rules) {
+    for (DType dtype : rule.dtypes) {
+      auto now = proved_now.find({rule.name, dtype});
+      if (now != proved_now.end()) {
+        lock.entries.push_back({rule.name, dtype, std::string(proof_kind_name(now->second->outcome.kind)),
+                                rule_digest(rule, dtype), rule.fast_math});
+      } else if (previous.proves(rule, dtype)) {
+        lock.entries.push_back(*previous.find(rule.name, dtype));
+      }
+    }
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << format_rule_lock(lock);
@@ -140,20 +172,53 @@ int write_lock(const std::vector<InstanceResult>& results, const std::string& pa
     err << "eqsat: error: " << path << ": cannot write the lock file\n";
     return 1;
   }
-  err << "eqsat: wrote " << path << " (" << lock.entries.size() << " rule instances)\n";
+  err << "eqsat: wrote " << path << " (" << lock.entries.size() << " rule instances, " << results.size()
+      << " proved by this run)\n";
   return 0;
 }
 
 }  // namespace
 
 int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostream& err) {
-  Result<RuleSet> rules = load_rules(options);
+  Result<RuleSet> all = load_all_rules(options);
+  if (!all) {
+    err << "eqsat: error: " << all.error().describe() << '\n';
+    return 1;
+  }
+  Result<RuleSet> rules = chosen_rules(*all, options);
   if (!rules) {
     err << "eqsat: error: " << rules.error().describe() << '\n';
     return 1;
   }
   const std::string lock_path = options.lock_path.empty() ? default_lock_path() : options.lock_path;
-  if (options.check_lock) return check_lock(*rules, lock_path, out, err);
+  if (options.check_lock) return check_lock(*all, lock_path, out, err);
+
+  // The lock as it is: what --changed skips and what --write-lock keeps for instances
+  // this run does not prove. A lock file that does not exist yet is an empty lock.
+  RuleLock previous;
+  if (options.changed || options.write_lock) {
+    if (std::filesystem::exists(lock_path)) {
+      Result<RuleLock> loaded = load_rule_lock(lock_path);
+      if (loaded) {
+        previous = std::move(loaded).value();
+      } else if (options.changed) {
+        err << "eqsat: error: " << loaded.error().describe() << '\n';
+        return 1;
+      } else {
+        // A full run proves everything anyway: a broken lock (say, merge conflict
+        // markers) is replaced, not a reason to stop.
+        err << "eqsat: warning: ignoring the unreadable lock: " << loaded.error().describe() << '\n';
+      }
+    }
+  }
+  if (options.changed) {
+    rules = unproved_subset(*rules, previous);
+    std::size_t kept = 0;
+    for (const Rule& rule : all->rules) {
+      for (DType dtype : rule.dtypes) kept += previous.proves(rule, dtype) ? 1 : 0;
+    }
+    out << lock_path << ": " << kept << " rule instances proved and unchanged, not proved again\n";
+  }
 
   // Lines go out in file order as soon as every earlier instance is done.
   std::vector<const InstanceResult*> finished;
@@ -201,7 +266,7 @@ int run_verify_rules(const VerifyOptions& options, std::ostream& out, std::ostre
       err << "eqsat: error: not writing " << lock_path << ": some rule instances are not proved\n";
       return 1;
     }
-    return write_lock(results, lock_path, err);
+    return write_lock(*all, results, previous, lock_path, err);
   }
   return all_proved ? 0 : 1;
 }

@@ -40,7 +40,10 @@ struct VerifyOptions {
   std::string lock_path;    // empty: rules/rules.lock of the source tree
   bool write_lock = false;  // rewrite the lock file when every instance is proved
   bool check_lock = false;  // only compare the lock file with the rules (no Z3)
-  bool progress = true;     // a progress line on stderr when it is a terminal
+  // Prove only the instances the lock does not prove (new, or edited since their proof);
+  // with write_lock, the others keep their entries.
+  bool changed = false;
+  bool progress = true;  // a progress line on stderr when it is a terminal
 };
 
 // The whole command. Exit status: 0 when every instance is proved (or, with

@@ -6,12 +6,19 @@
 // returned, even alone in the process. Instead, a watchdog thread of ours interrupts
 // the context (Z3_interrupt, which is meant to be called from another thread) when the
 // time is up; the query then returns `unknown`.
+//
+// The time counted is the CPU time of the thread that asks (Z3 solves on the caller's
+// thread), not the wall clock: a proof then gets the same budget on a machine busy with
+// other work as on an idle one, so whether a rule is proved within its timeout does not
+// depend on what else runs (a test suite in parallel, a build). A wall-clock cap of four
+// times the limit stays as a backstop for a query that stops using CPU at all.
 #pragma once
 
 #include <z3++.h>
 
 #include <atomic>
 #include <condition_variable>
+#include <ctime>
 #include <mutex>
 #include <thread>
 
@@ -19,7 +26,9 @@ namespace eqsat::verify {
 
 class Z3Deadline {
  public:
-  // Interrupts every query on `ctx` still running `timeout_ms` from now.
+  // Interrupts every query on `ctx` once the calling thread has used `timeout_ms` of
+  // CPU time from now (or four times that of wall-clock time has passed). Construct it on
+  // the thread that runs the queries.
   Z3Deadline(z3::context& ctx, unsigned timeout_ms);
   ~Z3Deadline();  // stops the watchdog; no interrupt after this returns
   Z3Deadline(const Z3Deadline&) = delete;

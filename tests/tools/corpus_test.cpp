@@ -7,6 +7,7 @@
 #include <string>
 
 #include "passes/facts.h"
+#include "tests/support/sweep.h"
 #include "tests/tools/run_eqsat.h"
 #include "tools/facts_input.h"
 
@@ -19,9 +20,15 @@ void expect_batch_without_errors(const std::string& corpus) {
   std::ifstream file(corpus);
   std::stringstream text;
   text << file.rdbuf();
-  const std::vector<Json> inputs = json_lines(text.str());
-
-  ToolRun run = run_eqsat({"batch", corpus});
+  // The sanitizer build runs a sample of the lines (tests/support/sweep.h).
+  std::string sample;
+  std::size_t line_number = 0;
+  for (const std::string& line : lines_of(text.str())) {
+    if (in_sweep(line_number++)) sample += line + "\n";
+  }
+  const std::vector<Json> inputs = json_lines(sample);
+  TempDir dir;
+  ToolRun run = run_eqsat({"batch", dir.write("sample.jsonl", sample)});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.err, "");
   const std::vector<Json> outputs = json_lines(run.out);

@@ -9,6 +9,7 @@
 
 #include "ir/print.h"
 #include "passes/condition_context.h"
+#include "tests/support/sweep.h"
 #include "verify/equivalence.h"
 
 namespace eqsat::verify {
@@ -94,7 +95,7 @@ void check_random_conditions(DType t, uint64_t seed, int cases) {
   RandomCondition tree(t, seed);
   const Facts facts = facts_of(t);
   int substituted = 0;
-  for (int i = 0; i < cases; ++i) {
+  for (int i = 0; i < testing::sweep_count(cases); ++i) {
     const Expr input = tree.boolean(3);
     const Expr output = substitute_conditions(input);
     if (output == input) continue;

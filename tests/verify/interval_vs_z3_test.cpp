@@ -7,6 +7,7 @@
 #include <random>
 
 #include "egraph/interval.h"
+#include "tests/support/sweep.h"
 #include "verify/z3_semantics.h"
 
 namespace eqsat::verify {
@@ -89,7 +90,7 @@ class IntervalVsZ3 : public ::testing::Test {
 };
 
 constexpr DType kIntegers[] = {DType::Index, DType::Int8, DType::UInt8, DType::Int32, DType::UInt16};
-constexpr int kTrials = 12;
+constexpr int kTrials = testing::sweep_count(12);
 
 TEST_F(IntervalVsZ3, ArithmeticBitwiseAndShifts) {
   for (DType t : kIntegers) {

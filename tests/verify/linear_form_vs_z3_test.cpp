@@ -12,6 +12,7 @@
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
+#include "tests/support/sweep.h"
 #include "verify/equivalence.h"
 
 namespace eqsat::verify {
@@ -121,7 +122,7 @@ Facts facts_of(DType t) {
 TEST(LinearFormVsZ3, RandomIndexArithmeticAndComparisons) {
   RandomTree tree(DType::Index, 4);
   const Facts facts = facts_of(DType::Index);
-  for (int i = 0; i < 120; ++i) {
+  for (int i = 0; i < testing::sweep_count(120); ++i) {
     expect_all_modes_equal(tree.integer(4), facts);
     expect_all_modes_equal(tree.comparison(3), facts);
   }
@@ -131,7 +132,7 @@ TEST(LinearFormVsZ3, RandomFixedWidthArithmeticWraps) {
   for (DType t : {DType::Int8, DType::UInt8}) {
     RandomTree tree(t, 7);
     const Facts facts = facts_of(t);
-    for (int i = 0; i < 60; ++i) {
+    for (int i = 0; i < testing::sweep_count(60); ++i) {
       expect_all_modes_equal(tree.integer(4), facts);
       expect_all_modes_equal(tree.comparison(3), facts);
     }
@@ -144,7 +145,7 @@ TEST(LinearFormVsZ3, RandomIndexArithmeticUnderBounds) {
   facts.bounds["x"] = Interval::range(0, 3);
   facts.bounds["y"] = Interval::range(-2, 5);
   facts.bounds["z"] = Interval::range(0, 40);
-  for (int i = 0; i < 80; ++i) {
+  for (int i = 0; i < testing::sweep_count(80); ++i) {
     expect_all_modes_equal_under_bounds(tree.integer(4), facts);
     expect_all_modes_equal_under_bounds(tree.comparison(3), facts);
   }
@@ -171,7 +172,7 @@ TEST(LinearFormVsZ3, RandomAndOrChainsOfComparisons) {
   for (DType t : {DType::Index, DType::Int8, DType::UInt8}) {
     RandomTree tree(t, 13);
     const Facts facts = facts_of(t);
-    for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.chain(), facts);
+    for (int i = 0; i < testing::sweep_count(60); ++i) expect_all_modes_equal(tree.chain(), facts);
   }
 }
 

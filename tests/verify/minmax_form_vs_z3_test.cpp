@@ -8,6 +8,7 @@
 
 #include "ir/print.h"
 #include "passes/minmax_form.h"
+#include "tests/support/sweep.h"
 #include "verify/equivalence.h"
 
 namespace eqsat::verify {
@@ -52,7 +53,7 @@ TEST(MinMaxFormVsZ3, RandomIndexSumsAroundMinAndMax) {
   Facts facts;
   for (const char *name : {"x", "y", "z", "w"}) facts.var_dtypes[name] = DType::Index;
   int normalized = 0;
-  for (int i = 0; i < 120; ++i) {
+  for (int i = 0; i < testing::sweep_count(120); ++i) {
     const Expr input = tree.integer(3);
     const Expr output = normalize_minmax_offsets(input);
     if (output == input) continue;
