@@ -348,6 +348,28 @@ Expr rewrite_chain(const Expr &expr, const Context &context) {
   return chain;
 }
 
+// An integer comparison with a select on one side, `select(c, t, f) op o`, is
+// `select(c, t op o, f op o)`: decided when both branches are, each in its
+// context (`select(x >= 0, x, x * -1) >= 0` is True). Only a select whose
+// branches are not selects is split, so the work stays linear.
+std::optional<bool> decide_through_select(const Expr &expr, const Context &context) {
+  if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const Expr &value = expr.arg(k);
+    if (value.op() != Op::Select || value.arg(1).op() == Op::Select || value.arg(2).op() == Op::Select ||
+        expr.arg(1 - k).op() == Op::Select)
+      continue;
+    auto branch = [&](const Expr &side) {
+      return k == 0 ? Expr::make(expr.op(), DType::Bool, {side, expr.arg(1)})
+                    : Expr::make(expr.op(), DType::Bool, {expr.arg(0), side});
+    };
+    const Expr split = rewrite(
+        Expr::make(Op::Select, DType::Bool, {value.arg(0), branch(value.arg(1)), branch(value.arg(2))}), context);
+    if (split.is_const()) return split.value().i != 0;
+  }
+  return std::nullopt;
+}
+
 Expr rewrite(const Expr &expr, const Context &context) {
   if (expr.op() == Op::Const || expr.op() == Op::Var) {
     if (expr.dtype() == DType::Bool && expr.op() == Op::Var)
@@ -374,12 +396,15 @@ Expr rewrite(const Expr &expr, const Context &context) {
       when_false.assume(condition, false);
       Expr if_true = rewrite(expr.arg(1), when_true);
       Expr if_false = rewrite(expr.arg(2), when_false);
+      // Both branches decided alike: the condition no longer matters.
+      if (if_true.is_const() && if_true == if_false) return if_true;
       if (condition == expr.arg(0) && if_true == expr.arg(1) && if_false == expr.arg(2)) return expr;
       return Expr::make(Op::Select, expr.dtype(), {condition, if_true, if_false});
     }
     default:
       break;
   }
+  if (std::optional<bool> decided = decide_through_select(expr, context)) return bool_constant(*decided);
   std::vector<Expr> args;
   args.reserve(expr.args().size());
   bool changed = false;
