@@ -1,5 +1,6 @@
 #include "passes/condition_context.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -247,12 +248,56 @@ class Context {
       auto range = ranges_.find(linear->form);
       if (range != ranges_.end())
         if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
-      if (!linear->terms.coefficients.empty()) return implied(*linear);
+      if (!linear->terms.coefficients.empty())
+        if (std::optional<bool> decided = implied(*linear)) return decided;
+      return substituted(expr);
     }
     return std::nullopt;
   }
 
  private:
+  // An integer comparison with every variable a known equality `u == w` names (w a
+  // variable or a constant) replaced by w, decided when the linear normal form
+  // of the result is a constant: `a * a == b * b` is True where a == b.
+  std::optional<bool> substituted(const Expr &comparison) const {
+    std::map<std::string, Expr> replacements;
+    for (const auto &[fact, value] : known_) {
+      // `u == w` known true, or `u != w` known false.
+      const bool equal = (fact.op() == Op::Eq && value) || (fact.op() == Op::Ne && !value);
+      if (!equal || !is_integer(fact.arg(0).dtype())) continue;
+      for (int k = 0; k < 2; ++k) {
+        const Expr &u = fact.arg(k);
+        const Expr &w = fact.arg(1 - k);
+        if (u.op() != Op::Var || !(w.op() == Op::Var || w.is_const()) || replacements.contains(u.name())) continue;
+        // Of two variables, the later name is replaced, so that no replacement undoes another.
+        if (w.op() == Op::Var && w.name() >= u.name()) continue;
+        replacements.emplace(u.name(), w);
+        break;
+      }
+    }
+    if (replacements.empty()) return std::nullopt;
+    Expr replaced = replace_vars(comparison, replacements);
+    if (replaced == comparison) return std::nullopt;
+    Expr normal = normalize_linear(replaced);
+    if (!normal.is_const()) return std::nullopt;
+    return normal.value().i != 0;
+  }
+
+  static Expr replace_vars(const Expr &expr, const std::map<std::string, Expr> &replacements) {
+    if (expr.op() == Op::Var) {
+      auto replacement = replacements.find(expr.name());
+      return replacement != replacements.end() && replacement->second.dtype() == expr.dtype() ? replacement->second
+                                                                                              : expr;
+    }
+    std::vector<Expr> args;
+    bool changed = false;
+    for (const Expr &arg : expr.args()) {
+      args.push_back(replace_vars(arg, replacements));
+      changed = changed || args.back() != arg;
+    }
+    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+  }
+
   // P <= v, P >= v and P == v of an INDEX form as inequalities P <= v and -P <= -v.
   void record_inequality(const LinearTerms &terms, Bound bound, Int v) {
     if (bound == Bound::Le || bound == Bound::Eq) inequalities_.add(terms, v);
@@ -263,14 +308,74 @@ class Context {
     }
   }
 
-  // `P bound v` decided by the bounds of P the inequalities imply (passes/linear_inequalities.h).
+  // `P bound v` decided by the bounds of P the inequalities imply
+  // (passes/linear_inequalities.h), or by those of P / f for a factor f of
+  // every atom of P whose sign they imply.
   std::optional<bool> implied(const LinearFact &linear) const {
+    if (std::optional<bool> decided = bounded(linear)) return decided;
+    return factored(linear);
+  }
+
+  std::optional<bool> bounded(const LinearFact &linear) const {
     Range range;
     if (std::optional<Int> hi = inequalities_.upper_bound(linear.terms)) range.add(Bound::Le, *hi);
     if (std::optional<Int> lo = inequalities_.lower_bound(linear.terms)) range.add(Bound::Ge, *lo);
     // Contradictory facts (lo > hi) hold nowhere: nothing is concluded from them.
     if (range.lo && range.hi && *range.lo > *range.hi) return std::nullopt;
     return range.decide(linear.bound, linear.value);
+  }
+
+  // P = f * Q with f >= 1 (f <= -1): P compared with 0 (or P < 0, P > 0) is Q
+  // compared the same way (mirrored), as `a * d < b * d` is `a < b` for d > 0.
+  std::optional<bool> factored(const LinearFact &linear) const {
+    const Int v = linear.value;
+    const bool against_zero = v == 0 || (linear.bound == Bound::Le && v == -1) || (linear.bound == Bound::Ge && v == 1);
+    if (!against_zero || inequalities_.empty()) return std::nullopt;
+    // The factors of each atom, as texts; a factor common to all.
+    std::map<std::string, std::vector<Expr>> factors;
+    for (const auto &[key, atom] : linear.terms.atoms) flatten_product(atom, factors[key]);
+    for (const Expr &candidate : factors.begin()->second) {
+      if (candidate.is_const()) continue;
+      bool common = true;
+      for (const auto &[key, list] : factors)
+        common = common && std::any_of(list.begin(), list.end(), [&](const Expr &f) { return f == candidate; });
+      if (!common) continue;
+      LinearTerms sign_of;
+      sign_of.coefficients.emplace(print(candidate), 1);
+      sign_of.atoms.emplace(print(candidate), candidate);
+      const std::optional<Int> lo = inequalities_.lower_bound(sign_of);
+      const std::optional<Int> hi = inequalities_.upper_bound(sign_of);
+      const int sign = lo && *lo >= 1 ? 1 : hi && *hi <= -1 ? -1 : 0;
+      if (sign == 0) continue;
+      // Q: each atom with one `candidate` factor removed.
+      LinearFact quotient{linear.form, linear.bound, v, {}};
+      Int constant = 0;  // Q = terms + constant
+      for (const auto &[key, coefficient] : linear.terms.coefficients) {
+        std::vector<Expr> rest = factors.at(key);
+        rest.erase(std::find(rest.begin(), rest.end(), candidate));
+        Expr atom = rest.empty() ? Expr::constant(Value::integer(DType::Index, 1)) : rest[0];
+        for (std::size_t i = 1; i < rest.size(); ++i) atom = Expr::make(Op::Mul, DType::Index, {atom, rest[i]});
+        if (!read_linear_terms(atom, coefficient, quotient.terms, constant)) return std::nullopt;
+      }
+      if (quotient.terms.coefficients.empty()) return std::nullopt;
+      if (sign < 0) {
+        quotient.bound = linear.bound == Bound::Le ? Bound::Ge : linear.bound == Bound::Ge ? Bound::Le : linear.bound;
+        quotient.value = -v;
+      }
+      // terms + constant bound value: terms bound value - constant.
+      quotient.value -= constant;
+      return bounded(quotient);
+    }
+    return std::nullopt;
+  }
+
+  static void flatten_product(const Expr &expr, std::vector<Expr> &factors) {
+    if (expr.op() == Op::Mul && expr.dtype() == DType::Index) {
+      flatten_product(expr.arg(0), factors);
+      flatten_product(expr.arg(1), factors);
+    } else {
+      factors.push_back(expr);
+    }
   }
 
   std::vector<std::pair<Expr, bool>> known_;

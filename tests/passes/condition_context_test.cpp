@@ -75,6 +75,21 @@ TEST(ConditionContext, AtomsBringTheirOwnFacts) {
   EXPECT_EQ(substituted("x // 4 * 4 <= x and x - 3 <= x // 4 * 4"), "True");
 }
 
+TEST(ConditionContext, AFactorOfKnownSignCancels) {
+  // a * d - b * d = d * (a - b): negative where d >= 1 and a - b <= -1.
+  EXPECT_EQ(substituted("not (a < b and d > 0) or a * d < b * d"), "True");
+  // d <= -1 turns it around: a * d < b * d is False there, only `not P` is left.
+  EXPECT_EQ(substituted("not (a < b and d < 0) or a * d < b * d"), "not (a < b and d < 0)");
+  // The sign of d open: nothing.
+  EXPECT_EQ(substituted("not a < b or a * d < b * d"), "not a < b or a * d < b * d");
+}
+
+TEST(ConditionContext, KnownEqualitiesAreSubstituted) {
+  EXPECT_EQ(substituted("not a == b or a * a == b * b"), "True");
+  EXPECT_EQ(substituted("a != 3 or a * a == 9"), "True");
+  EXPECT_EQ(substituted("not a == b or a * a == b * c"), "not a == b or a * a == b * c");
+}
+
 TEST(ConditionContext, AssumptionsAndBoundsJoinTheContext) {
   Facts facts;
   Result<Expr> e = parse_expr("i0 * 32 + i1 < (n + 31) // 32 * 32", facts.var_typer());
@@ -85,6 +100,13 @@ TEST(ConditionContext, AssumptionsAndBoundsJoinTheContext) {
   EXPECT_EQ(print(substitute_conditions(*e, {*assumption}, bounds)), "True");
   EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), print(*e));  // i1 unbounded
   EXPECT_EQ(print(substitute_conditions(*e, {}, bounds)), print(*e));     // i0 unbounded
+}
+
+TEST(ConditionContext, AComparisonOfASelectIsDecidedBranchByBranch) {
+  // x >= 0 where x >= 0; -x >= 0 where x < 0.
+  EXPECT_EQ(substituted("select(x >= 0, x, x * -1) >= 0"), "True");
+  // x > 0 is open where x >= 0: nothing is decided.
+  EXPECT_EQ(substituted("select(x >= 0, x, x * -1) > 0"), "select(x >= 0, x, x * -1) > 0");
 }
 
 TEST(ConditionContext, FixedWidthSidesAreNotMovedAcross) {

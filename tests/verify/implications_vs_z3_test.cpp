@@ -1,7 +1,7 @@
 // The transitive reasoning of condition contexts (passes/linear_inequalities.h)
 // and the combined quotient/remainder conjunctions (passes/divmod_conjunction.h)
 // against Z3: on random implications `not (P1 and P2) or Q` and chains of
-// comparisons over sums, min/max and floor division/modulo atoms, the rewritten
+// comparisons over sums, products, min/max and floor division/modulo atoms, the rewritten
 // form must equal its input wherever the input is defined. These passes are not
 // rules, so this is their proof obligation, checked on many shapes.
 #include <gtest/gtest.h>
@@ -47,6 +47,8 @@ class RandomImplication {
         return Expr::make(Op::FloorMod, DType::Index, {var(), pick_in(0, 1) ? var() : constant(-4, 4)});
       case 2:
         return Expr::make(Op::FloorDiv, DType::Index, {var(), pick_in(0, 1) ? var() : constant(-4, 4)});
+      case 3:  // products share factors: a * c < b * c
+        return Expr::make(Op::Mul, DType::Index, {var(), var()});
       default:
         return var();
     }
