@@ -305,6 +305,11 @@ const RuleExample kExamples[] = {
     {"cast-bool-eq-zero", "cast(p, INT32) == 0", "not p", "p:BOOL"},
     {"cast-bool-eq-one", "cast(p, INT32) == 1", "p", "p:BOOL"},
     {"cast-bool-ne-one", "cast(x < 2, INT32) != 1", "x >= 2", "", "x:0:3"},
+    // tinygrad compares INDEX casts of conditions with 0 and 1
+    {"cast-bool-index-ne-zero", "cast(a < 2, INDEX) != 0", "a < 2"},
+    {"cast-bool-index-eq-zero", "cast(p, INDEX) == 0", "not p", "p:BOOL"},
+    {"cast-bool-index-eq-one", "cast(p, INDEX) == 1", "p", "p:BOOL"},
+    {"cast-bool-index-ne-one", "cast(a < 2, INDEX) != 1", "a >= 2"},
     // added for halide.jsonl (rules-halide)
     {"div-sub-div-common", "(x + y) // 5 - x // 5", "(x % 5 + y) // 5"},
     {"div-sub-div-offsets", "(x + 9) // 4 - (x + 3) // 4", "((x + 3) % 4 + 6) // 4"},
