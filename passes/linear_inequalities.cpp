@@ -106,25 +106,47 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
       return;
     case Op::FloorMod:
     case Op::FloorDiv:
+    case Op::Mul:
       break;
     default:
       return;
   }
-  const Expr &divisor = atom.arg(1);
-  int sign = 0;  // of the divisor, where known
-  if (divisor.is_const()) {
-    if (!in_range(divisor.value().i)) return;
-    sign = divisor.value().i > 0 ? 1 : divisor.value().i < 0 ? -1 : 0;
-  } else {
+  // The sign of a divisor m, where the inequalities (or its interval) decide it.
+  auto sign_of = [&](const Expr &m) -> int {
+    if (m.is_const()) {
+      if (!in_range(m.value().i)) return 0;
+      return m.value().i > 0 ? 1 : m.value().i < 0 ? -1 : 0;
+    }
     LinearTerms terms;
     Int constant = 0;
-    if (!read_linear_terms(divisor, 1, terms, constant) || terms.coefficients.empty()) return;
+    if (!read_linear_terms(m, 1, terms, constant) || terms.coefficients.empty()) return 0;
+    atoms.insert(terms.atoms.begin(), terms.atoms.end());  // their intervals count
     std::optional<Int> upper = search(terms.coefficients, known, 1);
     for (auto &term : terms.coefficients) term.second = -term.second;
     std::optional<Int> negated_upper = search(terms.coefficients, known, 1);
-    if (negated_upper && constant - *negated_upper >= 1) sign = 1;  // lower bound of the divisor
-    if (upper && constant + *upper <= -1) sign = -1;
+    if (negated_upper && constant - *negated_upper >= 1) return 1;  // lower bound of m
+    if (upper && constant + *upper <= -1) return -1;
+    return 0;
+  };
+  if (atom.op() == Op::Mul) {
+    // (N // m) * m with a symbolic m is N - N % m: N - m + 1 <= atom <= N for m >= 1,
+    // N <= atom <= N - m - 1 for m <= -1.
+    for (int k = 0; k < 2; ++k) {
+      const Expr &quotient = atom.arg(k);
+      const Expr &m = atom.arg(1 - k);
+      if (quotient.op() != Op::FloorDiv || quotient.arg(1) != m || m.is_const()) continue;
+      const int sign = sign_of(m);
+      if (sign == 0) return;
+      relate(quotient.arg(0), sign, 0);  // atom <= N (m >= 1), atom >= N (m <= -1)
+      // -sign * (atom - N + m) <= -1: atom >= N - m + 1 (m >= 1), atom <= N - m - 1 (m <= -1)
+      const Expr shifted = Expr::make(Op::Sub, DType::Index, {quotient.arg(0), m});
+      relate(shifted, -sign, 1);
+      return;
+    }
+    return;
   }
+  const Expr &divisor = atom.arg(1);
+  const int sign = sign_of(divisor);
   if (sign == 0) return;
   if (atom.op() == Op::FloorMod) {
     // 0 <= r <= m - 1 (m >= 1) or m + 1 <= r <= 0 (m <= -1).

@@ -73,6 +73,9 @@ TEST(ConditionContext, AtomsBringTheirOwnFacts) {
   EXPECT_EQ(substituted("not b > 0 or a % b >= 0 and a % b < b"), "True");
   EXPECT_EQ(substituted("a % b >= 0"), "a % b >= 0");
   EXPECT_EQ(substituted("x // 4 * 4 <= x and x - 3 <= x // 4 * 4"), "True");
+  // a // b * b is a - a % b: in (a - b, a] where b >= 1.
+  EXPECT_EQ(substituted("not b > 0 or a // b * b <= a and a // b * b > a - b"), "True");
+  EXPECT_EQ(substituted("a // b * b <= a"), "a // b * b <= a");
 }
 
 TEST(ConditionContext, AFactorOfKnownSignCancels) {

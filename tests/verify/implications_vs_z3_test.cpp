@@ -49,6 +49,10 @@ class RandomImplication {
         return Expr::make(Op::FloorDiv, DType::Index, {var(), pick_in(0, 1) ? var() : constant(-4, 4)});
       case 3:  // products share factors: a * c < b * c
         return Expr::make(Op::Mul, DType::Index, {var(), var()});
+      case 4: {  // a rounded multiple: a // b * b
+        const Expr divisor = var();
+        return Expr::make(Op::Mul, DType::Index, {Expr::make(Op::FloorDiv, DType::Index, {var(), divisor}), divisor});
+      }
       default:
         return var();
     }
