@@ -131,6 +131,8 @@ const RuleExample kExamples[] = {
     {"max-lt-max-const-false", "max(x, 23) < max(x, 18) + -3", "False"},
     {"min-const-le", "min(x, 5) <= 1", "x <= 1", "x:INT16"},
     {"le-max-const", "5 <= max(x, 1)", "x >= 5"},
+    {"min-const-lt", "min(x, 11) < 10", "x < 10"},
+    {"lt-max-const", "max(8, x) > 10", "x > 10"},
     {"min-const-eq", "min(x, 5) == 3", "x == 3", "x:UINT8"},
     {"min-const-eq-bound", "min(x, 5) == 5", "x >= 5"},
     {"max-const-eq", "max(x, 1) == 3", "x == 3"},
