@@ -1,5 +1,6 @@
 #include "passes/condition_context.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "ir/print.h"
+#include "passes/linear_inequalities.h"
 
 namespace eqsat {
 
@@ -23,44 +25,10 @@ struct LinearFact {
   std::string form;  // P, as text (with its dtype): the key facts are collected by
   Bound bound;
   Int value;
+  LinearTerms terms;  // P itself, for INDEX forms (empty for fixed-width ones)
 };
 
-bool add_overflows(Int a, Int b, Int &out) { return __builtin_add_overflow(a, b, &out); }
 bool mul_overflows(Int a, Int b, Int &out) { return __builtin_mul_overflow(a, b, &out); }
-
-// Adds scale * expr to terms + constant (INDEX only). False on a coefficient
-// overflow: the comparison is then not read at all.
-bool read_linear(const Expr &expr, Int scale, std::map<std::string, Int> &terms, Int &constant) {
-  switch (expr.op()) {
-    case Op::Add:
-      return read_linear(expr.arg(0), scale, terms, constant) && read_linear(expr.arg(1), scale, terms, constant);
-    case Op::Sub: {
-      Int negated;
-      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), scale, terms, constant) &&
-             read_linear(expr.arg(1), negated, terms, constant);
-    }
-    case Op::Neg: {
-      Int negated;
-      return !mul_overflows(scale, -1, negated) && read_linear(expr.arg(0), negated, terms, constant);
-    }
-    case Op::Mul:
-      for (int k = 0; k < 2; ++k) {
-        if (!expr.arg(k).is_const()) continue;
-        Int scaled;
-        return !mul_overflows(scale, expr.arg(k).value().i, scaled) &&
-               read_linear(expr.arg(1 - k), scaled, terms, constant);
-      }
-      break;
-    case Op::Const: {
-      Int term;
-      return !mul_overflows(scale, expr.value().i, term) && !add_overflows(constant, term, constant);
-    }
-    default:
-      break;
-  }
-  Int &coefficient = terms[print(expr)];
-  return !add_overflows(coefficient, scale, coefficient);
-}
 
 Int gcd(Int a, Int b) {
   if (a < 0) a = -a;
@@ -80,17 +48,17 @@ Int ceil_div(Int a, Int b) { return -floor_div(-a, b); }  // b > 0
 std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
   switch (op) {
     case Op::Eq:
-      return LinearFact{std::move(form), Bound::Eq, v};
+      return LinearFact{std::move(form), Bound::Eq, v, {}};
     case Op::Ne:
-      return LinearFact{std::move(form), Bound::Ne, v};
+      return LinearFact{std::move(form), Bound::Ne, v, {}};
     case Op::Le:
-      return LinearFact{std::move(form), Bound::Le, v};
+      return LinearFact{std::move(form), Bound::Le, v, {}};
     case Op::Ge:
-      return LinearFact{std::move(form), Bound::Ge, v};
+      return LinearFact{std::move(form), Bound::Ge, v, {}};
     case Op::Lt:
-      return LinearFact{std::move(form), Bound::Le, v - 1};
+      return LinearFact{std::move(form), Bound::Le, v - 1, {}};
     case Op::Gt:
-      return LinearFact{std::move(form), Bound::Ge, v + 1};
+      return LinearFact{std::move(form), Bound::Ge, v + 1, {}};
     default:
       return std::nullopt;
   }
@@ -111,10 +79,10 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
       return make_fact(dtype_tag + ":" + print(b), mirrored_comparison(expr.op()), a.value().i);
     return std::nullopt;
   }
-  std::map<std::string, Int> terms;
+  LinearTerms linear;
   Int constant = 0;
-  if (!read_linear(a, 1, terms, constant) || !read_linear(b, -1, terms, constant)) return std::nullopt;
-  std::erase_if(terms, [](const auto &term) { return term.second == 0; });
+  if (!read_linear_terms(a, 1, linear, constant) || !read_linear_terms(b, -1, linear, constant)) return std::nullopt;
+  const std::map<std::string, Int> &terms = linear.coefficients;
   if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
   // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
   // coefficients, signed so that its first coefficient is positive.
@@ -127,23 +95,27 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
   std::string form = dtype_tag + ":";
-  for (const auto &[text, coefficient] : terms)
-    form += print(Expr::constant(Value::integer(DType::Index, (negate ? -coefficient : coefficient) / divisor))) +
-            "*(" + text + ")+";
+  LinearTerms reduced;
+  for (const auto &[text, coefficient] : terms) {
+    const Int scaled = (negate ? -coefficient : coefficient) / divisor;
+    form += print(Expr::constant(Value::integer(DType::Index, scaled))) + "*(" + text + ")+";
+    reduced.coefficients.emplace(text, scaled);
+    reduced.atoms.emplace(text, linear.atoms.at(text));
+  }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
     case Op::Lt:
-      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor)};
+      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
     case Op::Le:
-      return LinearFact{form, Bound::Le, floor_div(v, divisor)};
+      return LinearFact{form, Bound::Le, floor_div(v, divisor), std::move(reduced)};
     case Op::Gt:
-      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor)};
+      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
     case Op::Ge:
-      return LinearFact{form, Bound::Ge, ceil_div(v, divisor)};
+      return LinearFact{form, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
     case Op::Eq:
     case Op::Ne:
       if (v % divisor != 0) return std::nullopt;
-      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor};
+      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
     default:
       return std::nullopt;
   }
@@ -242,6 +214,8 @@ std::optional<Expr> negated(const Expr &expr) {
 
 class Context {
  public:
+  explicit Context(BoundsOracle bounds) : inequalities_(std::move(bounds)) {}
+
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
     if (fact.is_const()) return;
@@ -259,12 +233,12 @@ class Context {
       if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
       if (!value && linear->bound == Bound::Ge) v -= 1;  // not (P >= v): P <= v - 1
       ranges_[linear->form].add(bound, v);
+      if (!linear->terms.coefficients.empty()) record_inequality(linear->terms, bound, v);
     }
   }
 
   // The value of the BOOL term `expr` where the facts hold, if they decide it.
   std::optional<bool> decide(const Expr &expr) const {
-    if (known_.empty()) return std::nullopt;
     std::optional<Expr> negation = negated(expr);
     for (const auto &[fact, value] : known_) {
       if (fact == expr) return value;
@@ -272,14 +246,141 @@ class Context {
     }
     if (std::optional<LinearFact> linear = read_comparison(expr)) {
       auto range = ranges_.find(linear->form);
-      if (range != ranges_.end()) return range->second.decide(linear->bound, linear->value);
+      if (range != ranges_.end())
+        if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
+      if (!linear->terms.coefficients.empty())
+        if (std::optional<bool> decided = implied(*linear)) return decided;
+      return substituted(expr);
     }
     return std::nullopt;
   }
 
  private:
+  // An integer comparison with every variable a known equality `u == w` names (w a
+  // variable or a constant) replaced by w, decided when the linear normal form
+  // of the result is a constant: `a * a == b * b` is True where a == b.
+  std::optional<bool> substituted(const Expr &comparison) const {
+    std::map<std::string, Expr> replacements;
+    for (const auto &[fact, value] : known_) {
+      // `u == w` known true, or `u != w` known false.
+      const bool equal = (fact.op() == Op::Eq && value) || (fact.op() == Op::Ne && !value);
+      if (!equal || !is_integer(fact.arg(0).dtype())) continue;
+      for (int k = 0; k < 2; ++k) {
+        const Expr &u = fact.arg(k);
+        const Expr &w = fact.arg(1 - k);
+        if (u.op() != Op::Var || !(w.op() == Op::Var || w.is_const()) || replacements.contains(u.name())) continue;
+        // Of two variables, the later name is replaced, so that no replacement undoes another.
+        if (w.op() == Op::Var && w.name() >= u.name()) continue;
+        replacements.emplace(u.name(), w);
+        break;
+      }
+    }
+    if (replacements.empty()) return std::nullopt;
+    Expr replaced = replace_vars(comparison, replacements);
+    if (replaced == comparison) return std::nullopt;
+    Expr normal = normalize_linear(replaced);
+    if (!normal.is_const()) return std::nullopt;
+    return normal.value().i != 0;
+  }
+
+  static Expr replace_vars(const Expr &expr, const std::map<std::string, Expr> &replacements) {
+    if (expr.op() == Op::Var) {
+      auto replacement = replacements.find(expr.name());
+      return replacement != replacements.end() && replacement->second.dtype() == expr.dtype() ? replacement->second
+                                                                                              : expr;
+    }
+    std::vector<Expr> args;
+    bool changed = false;
+    for (const Expr &arg : expr.args()) {
+      args.push_back(replace_vars(arg, replacements));
+      changed = changed || args.back() != arg;
+    }
+    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+  }
+
+  // P <= v, P >= v and P == v of an INDEX form as inequalities P <= v and -P <= -v.
+  void record_inequality(const LinearTerms &terms, Bound bound, Int v) {
+    if (bound == Bound::Le || bound == Bound::Eq) inequalities_.add(terms, v);
+    if (bound == Bound::Ge || bound == Bound::Eq) {
+      LinearTerms negated = terms;
+      for (auto &term : negated.coefficients) term.second = -term.second;
+      inequalities_.add(negated, -v);
+    }
+  }
+
+  // `P bound v` decided by the bounds of P the inequalities imply
+  // (passes/linear_inequalities.h), or by those of P / f for a factor f of
+  // every atom of P whose sign they imply.
+  std::optional<bool> implied(const LinearFact &linear) const {
+    if (std::optional<bool> decided = bounded(linear)) return decided;
+    return factored(linear);
+  }
+
+  std::optional<bool> bounded(const LinearFact &linear) const {
+    Range range;
+    if (std::optional<Int> hi = inequalities_.upper_bound(linear.terms)) range.add(Bound::Le, *hi);
+    if (std::optional<Int> lo = inequalities_.lower_bound(linear.terms)) range.add(Bound::Ge, *lo);
+    // Contradictory facts (lo > hi) hold nowhere: nothing is concluded from them.
+    if (range.lo && range.hi && *range.lo > *range.hi) return std::nullopt;
+    return range.decide(linear.bound, linear.value);
+  }
+
+  // P = f * Q with f >= 1 (f <= -1): P compared with 0 (or P < 0, P > 0) is Q
+  // compared the same way (mirrored), as `a * d < b * d` is `a < b` for d > 0.
+  std::optional<bool> factored(const LinearFact &linear) const {
+    const Int v = linear.value;
+    const bool against_zero = v == 0 || (linear.bound == Bound::Le && v == -1) || (linear.bound == Bound::Ge && v == 1);
+    if (!against_zero || inequalities_.empty()) return std::nullopt;
+    // The factors of each atom, as texts; a factor common to all.
+    std::map<std::string, std::vector<Expr>> factors;
+    for (const auto &[key, atom] : linear.terms.atoms) flatten_product(atom, factors[key]);
+    for (const Expr &candidate : factors.begin()->second) {
+      if (candidate.is_const()) continue;
+      bool common = true;
+      for (const auto &[key, list] : factors)
+        common = common && std::any_of(list.begin(), list.end(), [&](const Expr &f) { return f == candidate; });
+      if (!common) continue;
+      LinearTerms sign_of;
+      sign_of.coefficients.emplace(print(candidate), 1);
+      sign_of.atoms.emplace(print(candidate), candidate);
+      const std::optional<Int> lo = inequalities_.lower_bound(sign_of);
+      const std::optional<Int> hi = inequalities_.upper_bound(sign_of);
+      const int sign = lo && *lo >= 1 ? 1 : hi && *hi <= -1 ? -1 : 0;
+      if (sign == 0) continue;
+      // Q: each atom with one `candidate` factor removed.
+      LinearFact quotient{linear.form, linear.bound, v, {}};
+      Int constant = 0;  // Q = terms + constant
+      for (const auto &[key, coefficient] : linear.terms.coefficients) {
+        std::vector<Expr> rest = factors.at(key);
+        rest.erase(std::find(rest.begin(), rest.end(), candidate));
+        Expr atom = rest.empty() ? Expr::constant(Value::integer(DType::Index, 1)) : rest[0];
+        for (std::size_t i = 1; i < rest.size(); ++i) atom = Expr::make(Op::Mul, DType::Index, {atom, rest[i]});
+        if (!read_linear_terms(atom, coefficient, quotient.terms, constant)) return std::nullopt;
+      }
+      if (quotient.terms.coefficients.empty()) return std::nullopt;
+      if (sign < 0) {
+        quotient.bound = linear.bound == Bound::Le ? Bound::Ge : linear.bound == Bound::Ge ? Bound::Le : linear.bound;
+        quotient.value = -v;
+      }
+      // terms + constant bound value: terms bound value - constant.
+      quotient.value -= constant;
+      return bounded(quotient);
+    }
+    return std::nullopt;
+  }
+
+  static void flatten_product(const Expr &expr, std::vector<Expr> &factors) {
+    if (expr.op() == Op::Mul && expr.dtype() == DType::Index) {
+      flatten_product(expr.arg(0), factors);
+      flatten_product(expr.arg(1), factors);
+    } else {
+      factors.push_back(expr);
+    }
+  }
+
   std::vector<std::pair<Expr, bool>> known_;
   std::map<std::string, Range> ranges_;
+  LinearInequalities inequalities_;
 };
 
 // Whether evaluating `expr` can fail (a division or modulo by zero, a shift out
@@ -369,6 +470,28 @@ Expr rewrite_chain(const Expr &expr, const Context &context) {
   return chain;
 }
 
+// An integer comparison with a select on one side, `select(c, t, f) op o`, is
+// `select(c, t op o, f op o)`: decided when both branches are, each in its
+// context (`select(x >= 0, x, x * -1) >= 0` is True). Only a select whose
+// branches are not selects is split, so the work stays linear.
+std::optional<bool> decide_through_select(const Expr &expr, const Context &context) {
+  if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
+  for (int k = 0; k < 2; ++k) {
+    const Expr &value = expr.arg(k);
+    if (value.op() != Op::Select || value.arg(1).op() == Op::Select || value.arg(2).op() == Op::Select ||
+        expr.arg(1 - k).op() == Op::Select)
+      continue;
+    auto branch = [&](const Expr &side) {
+      return k == 0 ? Expr::make(expr.op(), DType::Bool, {side, expr.arg(1)})
+                    : Expr::make(expr.op(), DType::Bool, {expr.arg(0), side});
+    };
+    const Expr split = rewrite(
+        Expr::make(Op::Select, DType::Bool, {value.arg(0), branch(value.arg(1)), branch(value.arg(2))}), context);
+    if (split.is_const()) return split.value().i != 0;
+  }
+  return std::nullopt;
+}
+
 Expr rewrite(const Expr &expr, const Context &context) {
   if (expr.op() == Op::Const || expr.op() == Op::Var) {
     if (expr.dtype() == DType::Bool && expr.op() == Op::Var)
@@ -395,12 +518,15 @@ Expr rewrite(const Expr &expr, const Context &context) {
       when_false.assume(condition, false);
       Expr if_true = rewrite(expr.arg(1), when_true);
       Expr if_false = rewrite(expr.arg(2), when_false);
+      // Both branches decided alike: the condition no longer matters.
+      if (if_true.is_const() && if_true == if_false) return if_true;
       if (condition == expr.arg(0) && if_true == expr.arg(1) && if_false == expr.arg(2)) return expr;
       return Expr::make(Op::Select, expr.dtype(), {condition, if_true, if_false});
     }
     default:
       break;
   }
+  if (std::optional<bool> decided = decide_through_select(expr, context)) return bool_constant(*decided);
   std::vector<Expr> args;
   args.reserve(expr.args().size());
   bool changed = false;
@@ -414,6 +540,10 @@ Expr rewrite(const Expr &expr, const Context &context) {
 
 }  // namespace
 
-Expr substitute_conditions(const Expr &expr) { return rewrite(expr, Context{}); }
+Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds) {
+  Context context(std::move(bounds));
+  for (const Expr &assumption : assumptions) context.assume(assumption, true);
+  return rewrite(expr, context);
+}
 
 }  // namespace eqsat

@@ -30,13 +30,18 @@
 // saturation, next to the linear normal forms.
 #pragma once
 
+#include <vector>
+
 #include "ir/expr.h"
+#include "passes/linear_form.h"
 
 namespace eqsat {
 
 // `expr` with every subterm that its context decides replaced by True or False
 // (and truncating divisions the context shows floor ones by their floor form).
-// Returns `expr` itself when nothing is decided.
-Expr substitute_conditions(const Expr &expr);
+// Returns `expr` itself when nothing is decided. The context starts with the
+// `assumptions` (BOOL terms that hold wherever the result is used) and reads the
+// intervals of INDEX atoms from `bounds` (none when empty).
+Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions = {}, BoundsOracle bounds = {});
 
 }  // namespace eqsat

@@ -8,6 +8,7 @@
 #include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/condition_context.h"
+#include "passes/divmod_conjunction.h"
 #include "passes/linear_form.h"
 #include "passes/minmax_form.h"
 
@@ -100,12 +101,21 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr) {
 // Merges the class of `expr` with its form whose subterms decided by their
 // conditions are constants (passes/condition_context.h). Returns whether a class
 // changed.
-bool add_condition_forms(EGraph &egraph, const Expr &expr) {
-  Expr substituted = substitute_conditions(expr);
+bool add_condition_forms(EGraph &egraph, const Facts &facts, const Expr &expr) {
+  Expr substituted = substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph));
   if (substituted == expr) return false;
   ClassId original = egraph.add_expr(expr);
   ClassId decided = egraph.add_expr(substituted);
   return egraph.merge(original, decided);
+}
+
+// Merges the class of `expr` with its form whose conjunctions of quotient and
+// remainder comparisons are combined (passes/divmod_conjunction.h). Returns
+// whether a class changed.
+bool add_divmod_conjunction_forms(EGraph &egraph, const Expr &expr) {
+  Expr combined = combine_divmod_conjunctions(expr);
+  if (combined == expr) return false;
+  return egraph.merge(egraph.add_expr(expr), egraph.add_expr(combined));
 }
 
 // Merges the class of `expr` with its form whose INDEX min/max offsets are in
@@ -182,7 +192,8 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
   if (linear_forms) {
     add_linear_forms(egraph, input);
-    add_condition_forms(egraph, input);
+    add_condition_forms(egraph, facts, input);
+    add_divmod_conjunction_forms(egraph, input);
     add_minmax_forms(egraph, input);
   }
   auto root_is_cheapest = [&](const EGraph &g) {
@@ -213,17 +224,19 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr);
-    // The condition and min/max forms are functions of the expression alone: for one
-    // already given them (often the input itself is still the best), they would add
-    // and merge only what is there.
+    // The condition, conjunction and min/max forms are functions of the expression
+    // (and the facts) alone: for one already given them (often the input itself is
+    // still the best), they would add and merge only what is there.
     bool conditions_changed = false;
+    bool conjunctions_changed = false;
     bool minmax_changed = false;
     if (std::find(formed.begin(), formed.end(), best.expr) == formed.end()) {
-      conditions_changed = add_condition_forms(egraph, best.expr);
+      conditions_changed = add_condition_forms(egraph, facts, best.expr);
+      conjunctions_changed = add_divmod_conjunction_forms(egraph, best.expr);
       minmax_changed = add_minmax_forms(egraph, best.expr);
       formed.push_back(best.expr);
     }
-    if (!linear_changed && !conditions_changed && !minmax_changed) break;
+    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) break;
     egraph.rebuild();
   }
 

@@ -69,6 +69,68 @@ TEST(ConditionContext, AnOperandThatMayBeUndefinedKnowsOnlyItsLeft) {
   EXPECT_EQ(substituted("x // y > 2 and y != 0 and y != 0"), "x // y > 2 and y != 0");
 }
 
+TEST(ConditionContext, ComparisonsChainTransitively) {
+  // not P or Q is Q where P holds: a - b <= -1 and b - c <= -1 sum to a - c <= -2.
+  EXPECT_EQ(substituted("not (a <= b and b <= c) or a <= c"), "True");
+  EXPECT_EQ(substituted("not (a < b and b < c) or a + 1 < c"), "True");
+  // One short: a + 2 < c needs a - c <= -3.
+  EXPECT_EQ(substituted("not (a < b and b < c) or a + 2 < c"), "not (a < b and b < c) or a + 2 < c");
+  EXPECT_EQ(substituted("x < y and y < z and z <= x"), "False");
+}
+
+TEST(ConditionContext, AtomsBringTheirOwnFacts) {
+  // max(a, b) >= a and max(a, b) >= b, summed.
+  EXPECT_EQ(substituted("max(a, b) * 2 >= a + b"), "True");
+  EXPECT_EQ(substituted("min(a, b + 2) <= b + 2"), "True");
+  // 0 <= a % b < b once b >= 1 is known; nothing while the sign of b is open.
+  EXPECT_EQ(substituted("not b > 0 or a % b >= 0 and a % b < b"), "True");
+  EXPECT_EQ(substituted("a % b >= 0"), "a % b >= 0");
+  EXPECT_EQ(substituted("x // 4 * 4 <= x and x - 3 <= x // 4 * 4"), "True");
+  // a // b * b is a - a % b: in (a - b, a] where b >= 1.
+  EXPECT_EQ(substituted("not b > 0 or a // b * b <= a and a // b * b > a - b"), "True");
+  EXPECT_EQ(substituted("a // b * b <= a"), "a // b * b <= a");
+}
+
+TEST(ConditionContext, AFactorOfKnownSignCancels) {
+  // a * d - b * d = d * (a - b): negative where d >= 1 and a - b <= -1.
+  EXPECT_EQ(substituted("not (a < b and d > 0) or a * d < b * d"), "True");
+  // d <= -1 turns it around: a * d < b * d is False there, only `not P` is left.
+  EXPECT_EQ(substituted("not (a < b and d < 0) or a * d < b * d"), "not (a < b and d < 0)");
+  // The sign of d open: nothing.
+  EXPECT_EQ(substituted("not a < b or a * d < b * d"), "not a < b or a * d < b * d");
+}
+
+TEST(ConditionContext, KnownEqualitiesAreSubstituted) {
+  EXPECT_EQ(substituted("not a == b or a * a == b * b"), "True");
+  EXPECT_EQ(substituted("a != 3 or a * a == 9"), "True");
+  EXPECT_EQ(substituted("not a == b or a * a == b * c"), "not a == b or a * a == b * c");
+}
+
+TEST(ConditionContext, AssumptionsAndBoundsJoinTheContext) {
+  Facts facts;
+  Result<Expr> e = parse_expr("i0 * 32 + i1 < (n + 31) // 32 * 32", facts.var_typer());
+  Result<Expr> assumption = parse_expr("i0 < (n + 31) // 32", facts.var_typer());
+  ASSERT_TRUE(e.ok() && assumption.ok());
+  // i1 in [0, 31]: 32 * i0 + i1 <= 32 * ((n + 31) // 32 - 1) + 31.
+  auto bounds = [](const Expr &atom) { return print(atom) == "i1" ? Interval::range(0, 31) : Interval::all(); };
+  EXPECT_EQ(print(substitute_conditions(*e, {*assumption}, bounds)), "True");
+  EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), print(*e));  // i1 unbounded
+  EXPECT_EQ(print(substitute_conditions(*e, {}, bounds)), print(*e));     // i0 unbounded
+}
+
+TEST(ConditionContext, AComparisonOfASelectIsDecidedBranchByBranch) {
+  // x >= 0 where x >= 0; -x >= 0 where x < 0.
+  EXPECT_EQ(substituted("select(x >= 0, x, x * -1) >= 0"), "True");
+  // x > 0 is open where x >= 0: nothing is decided.
+  EXPECT_EQ(substituted("select(x >= 0, x, x * -1) > 0"), "select(x >= 0, x, x * -1) > 0");
+}
+
+TEST(ConditionContext, FixedWidthSidesAreNotMovedAcross) {
+  const std::map<std::string, DType> int32 = {{"x", DType::Int32}, {"y", DType::Int32}, {"z", DType::Int32}};
+  // x + 1 wraps at the maximum.
+  EXPECT_EQ(substituted("not (x < y and y < z) or x + 1 < z", int32), "not (x < y and y < z) or x + 1 < z");
+}
+
 TEST(ConditionContext, FloatComparisonsAreNotNegated) {
   // not (x < y) is not y <= x when one of them is NaN.
   const std::map<std::string, DType> fp32 = {{"x", DType::FP32}, {"y", DType::FP32}};

@@ -131,6 +131,8 @@ const RuleExample kExamples[] = {
     {"max-lt-max-const-false", "max(x, 23) < max(x, 18) + -3", "False"},
     {"min-const-le", "min(x, 5) <= 1", "x <= 1", "x:INT16"},
     {"le-max-const", "5 <= max(x, 1)", "x >= 5"},
+    {"min-const-lt", "min(x, 11) < 10", "x < 10"},
+    {"lt-max-const", "max(8, x) > 10", "x > 10"},
     {"min-const-eq", "min(x, 5) == 3", "x == 3", "x:UINT8"},
     {"min-const-eq-bound", "min(x, 5) == 5", "x >= 5"},
     {"max-const-eq", "max(x, 1) == 3", "x == 3"},
@@ -316,6 +318,11 @@ const RuleExample kExamples[] = {
     {"cast-bool-eq-zero", "cast(p, INT32) == 0", "not p", "p:BOOL"},
     {"cast-bool-eq-one", "cast(p, INT32) == 1", "p", "p:BOOL"},
     {"cast-bool-ne-one", "cast(x < 2, INT32) != 1", "x >= 2", "", "x:0:3"},
+    // tinygrad compares INDEX casts of conditions with 0 and 1
+    {"cast-bool-index-ne-zero", "cast(a < 2, INDEX) != 0", "a < 2"},
+    {"cast-bool-index-eq-zero", "cast(p, INDEX) == 0", "not p", "p:BOOL"},
+    {"cast-bool-index-eq-one", "cast(p, INDEX) == 1", "p", "p:BOOL"},
+    {"cast-bool-index-ne-one", "cast(a < 2, INDEX) != 1", "a >= 2"},
     // added for halide.jsonl (rules-halide)
     {"div-sub-div-common", "(x + y) // 5 - x // 5", "(x % 5 + y) // 5"},
     {"div-sub-div-offsets", "(x + 9) // 4 - (x + 3) // 4", "((x + 3) % 4 + 6) // 4"},
