@@ -930,13 +930,6 @@ class Normalizer {
     return {q, r};
   }
 
-  // Whether p's interval leaves out 0 (only with bounds).
-  bool known_nonzero(const Poly &p) {
-    if (!bounds_) return false;
-    const Interval i = poly_interval(p);
-    return (i.lo && *i.lo > 0) || (i.hi && *i.hi < 0);
-  }
-
   // Whether 0 <= r < d or d < r <= 0 holds (floor: r // d = 0, r % d = r).
   bool remainder_in_range(const Poly &r, const Poly &d) {
     if (!bounds_) return false;
@@ -978,27 +971,14 @@ class Normalizer {
     }
     std::optional<Poly> n = to_poly(expr.arg(0), t);
     if (!n) return std::nullopt;
-    if (n->empty()) {  // 0 // D = 0 % D = 0 wherever D != 0
-      if (!known_nonzero(*d)) return std::nullopt;
-      return Poly{};
-    }
-    // The project keeps a division by a value that may be 0 visible (`x * y // y`
-    // stays unless y != 0 is known, although it is undefined at y = 0): atoms of
-    // a common factor cancel only when their product is known nonzero, and an
-    // exact division is dropped only by a divisor known nonzero.
-    // A factor whose atoms the reduced divisor (one term) still has is fine too:
-    // both divisors are 0 for the same values (x * x * y // (x * x * x * 4) is y //
-    // (x * 4)).
+    // Where the divisor D is 0 the input is undefined, and the contract
+    // (docs/expressions.md: a rewrite must agree wherever its input is defined) asks
+    // nothing of the result there. So every fold below may take D != 0, as TVM's
+    // analyzer does: `x * y // y` is x, `0 // D` is 0, a common factor of numerator
+    // and divisor cancels, and an exact division drops. A division by the constant 0
+    // stays as it is (above).
+    if (n->empty()) return Poly{};  // 0 // D = 0 % D = 0 wherever D != 0
     Term g = common_factor(*n, *d);
-    if (!g.monomial.empty() && !known_nonzero(Poly{{g.monomial, 1}})) {
-      const Poly reduced = divided_by(*d, g);
-      bool same_zeros = reduced.size() == 1;
-      for (const std::string &factor : g.monomial) {
-        same_zeros =
-            same_zeros && std::binary_search(reduced.begin()->first.begin(), reduced.begin()->first.end(), factor);
-      }
-      if (!same_zeros) g.monomial.clear();
-    }
     const bool trivial = (g.k == 1 || g.k == -1) && g.monomial.empty();
     if (trivial) g.k = 1;
     const Poly n1 = divided_by(*n, g), d1 = divided_by(*d, g);
@@ -1013,7 +993,7 @@ class Normalizer {
       // truncdiv(N', c) = N' / c when c divides every coefficient; else kept.
       bool exact = true;
       for (const auto &[monomial, k] : n1) exact = exact && k % *c == 0;
-      if (exact) {  // the divisor G * c is known nonzero: G's atoms are
+      if (exact) {  // wherever the divisor G * c is nonzero (elsewhere the input is undefined)
         if (!quotient) return Poly{};
         Poly out;
         for (const auto &[monomial, k] : n1) out[monomial] = k / *c;
@@ -1023,10 +1003,7 @@ class Normalizer {
       return quotient ? kept : times_g(kept);
     }
     auto [q, r] = split_symbolic(n1, d1, floor);
-    if (r.empty()) {
-      if (!known_nonzero(d1)) return std::nullopt;
-      return quotient ? q : Poly{};
-    }
+    if (r.empty()) return quotient ? q : Poly{};
     if (!floor) {  // only exact divisions split: q is empty, r = N'
       if (trivial) return std::nullopt;
       const Poly kept = symbolic_atom(op, r, d1);
@@ -1036,9 +1013,8 @@ class Normalizer {
     // Below, a quotient that did not change is still written as a symbolic atom:
     // ModForm reads `D * (N // D)` by it, DivForm spells `N % D` with it.
     if (quotient) return sum(t, std::move(q), symbolic_atom(Op::FloorDiv, r, d1));
-    if (mode_ == LinearMode::DivForm && known_nonzero(d1)) {
-      // R % D' = R - D' * (R // D'), for a D' known nonzero only: in a sum the
-      // quotients may cancel, and a division by a value that may be 0 stays visible.
+    if (mode_ == LinearMode::DivForm) {
+      // R % D' = R - D' * (R // D') wherever D' != 0: in a sum the quotients may cancel.
       return times_g(sum(t, r, scaled(t, product(t, d1, symbolic_atom(Op::FloorDiv, r, d1)), -1)));
     }
     return times_g(symbolic_atom(Op::FloorMod, r, d1));
@@ -1113,8 +1089,8 @@ class Normalizer {
       auto it = symbolic_quotients_.find(factor);
       if (it == symbolic_quotients_.end() || it->second.second.size() != 1) continue;
       const auto &[divisor_monomial, c] = *it->second.second.begin();
-      // Only for a D known nonzero (see the DivForm of symbolic_divmod_poly).
-      if (k % c != 0 || !known_nonzero(it->second.second)) continue;
+      // Wherever D != 0, as the input's quotient needs (see symbolic_divmod_poly).
+      if (k % c != 0) continue;
       Monomial without_q = monomial;
       without_q.erase(std::find(without_q.begin(), without_q.end(), factor));
       std::optional<Monomial> rest = divide_monomial(without_q, divisor_monomial);

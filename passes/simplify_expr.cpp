@@ -64,12 +64,16 @@ struct LinearForms {
   LinearNormalizer mod_form;
 };
 
-bool is_divmod(const Expr &expr) { return expr.op() == Op::FloorDiv || expr.op() == Op::FloorMod; }
+// A quotient or remainder, floor or truncating: the modes of the linear form write
+// these differently, and only these.
+bool is_divmod(const Expr &expr) {
+  const Op op = expr.op();
+  return op == Op::FloorDiv || op == Op::FloorMod || op == Op::TruncDiv || op == Op::TruncMod;
+}
 
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
 // of the e-graph) with the classes of its linear normal forms. Sets `changed`
-// when a class changed; returns whether `expr` holds a floor quotient or
-// remainder.
+// when a class changed; returns whether `expr` holds a quotient or remainder.
 bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool &changed) {
   bool divmod = is_divmod(expr);
   for (const Expr &arg : expr.args()) divmod = add_linear_forms(egraph, forms, arg, changed) || divmod;

@@ -104,14 +104,15 @@ TEST(LinearForm, NegativeConstantDivisorsAreReadAsPositiveOnes) {
 }
 
 TEST(LinearForm, SymbolicDivisorsCancelTheirCommonFactor) {
-  // A constant factor always cancels; atoms only when known nonzero: the project
-  // keeps a division by a value that may be 0 visible (x * y // y is undefined at
-  // y = 0).
+  // Where a divisor is 0 the input is undefined and the result may be anything (the
+  // contract: equal wherever the input is defined), so a common factor cancels
+  // whatever its sign, as in TVM: x * y // y is x.
   EXPECT_EQ(normal("(3 * a + 9 * b) // (3 * d)"), "(a + b * 3) // d");
-  EXPECT_EQ(normal("x * y // y"), "x * y // y");
-  EXPECT_EQ(normal("x * y * z // (x * z)"), "x * y * z // (x * z)");
-  // ... or when the reduced divisor keeps every atom of it: both are 0 at x = 0.
+  EXPECT_EQ(normal("x * y // y"), "x");
+  EXPECT_EQ(normal("x * y * z // (x * z)"), "y");
   EXPECT_EQ(normal("x * x * y // (x * x * x * 4)"), "y // (x * 4)");
+  // A division by the constant 0 is kept as it is.
+  EXPECT_EQ(normal("x * y // 0"), "x * y // 0");
 }
 
 TEST(LinearForm, SymbolicDivisorsSplitTheirNumerator) {
@@ -124,12 +125,12 @@ TEST(LinearForm, SymbolicDivisorsSplitTheirNumerator) {
 }
 
 TEST(LinearForm, SymbolicQuotientsMeetTheirRemainders) {
-  // y * (x // y) = x - x % y, and x % y = x - y * (x // y), for y known nonzero;
-  // where y may be 0 the sum keeps its division.
+  // y * (x // y) = x - x % y, and x % y = x - y * (x // y), wherever y != 0 (at
+  // y = 0 the input is undefined).
   const std::map<std::string, Interval> positive{{"y", Interval::range(1, std::nullopt)}};
   EXPECT_EQ(bounded("x // y * y + x % y", positive, {}, LinearMode::ModForm), "x");
   EXPECT_EQ(bounded("(x - x % y) % y", positive, {}, LinearMode::DivForm), "0");
-  EXPECT_EQ(normal("x // y * y + x % y", LinearMode::ModForm), "x % y + x // y * y");
+  EXPECT_EQ(normal("x // y * y + x % y", LinearMode::ModForm), "x");
 }
 
 TEST(LinearForm, NestedQuotientsAndRemaindersOfOneNumeratorMeet) {
@@ -192,8 +193,8 @@ TEST(LinearForm, NonzeroSymbolicFactorsCancel) {
   EXPECT_EQ(bounded("(p + 1) * 64 % ((p + 1) * 32)", positive), "0");
   EXPECT_EQ(bounded("truncdiv(x * 6 * z, 3 * z * y)", positive), "truncdiv(x * 2, y)");
   EXPECT_EQ(bounded("truncmod(y * x * 32 * x, x * y)", positive), "0");
-  // y in [0, 5] may be 0: kept.
-  EXPECT_EQ(bounded("x * y // y", {{"y", Interval::range(0, 5)}}), "x * y // y");
+  // y in [0, 5] may be 0, where the input is undefined: x all the same.
+  EXPECT_EQ(bounded("x * y // y", {{"y", Interval::range(0, 5)}}), "x");
 }
 
 TEST(LinearForm, BoundedQuotientsTakeRemaindersNearestZero) {
