@@ -7,19 +7,14 @@
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/facts.h"
+#include "tests/passes/parse_for_test.h"
 
 namespace eqsat {
 namespace {
 
 std::string substituted(const std::string &text, std::map<std::string, DType> dtypes = {}) {
-  Facts facts;
-  facts.var_dtypes = std::move(dtypes);
-  Result<Expr> e = parse_expr(text, facts.var_typer());
-  if (!e) {
-    ADD_FAILURE() << text << ": " << e.error().describe();
-    return "";
-  }
-  return print(substitute_conditions(*e));
+  const std::optional<Expr> e = testing::parse_for_test(text, std::move(dtypes));
+  return e ? print(substitute_conditions(*e)) : "";
 }
 
 TEST(ConditionContext, SelectBranchesKnowTheirCondition) {

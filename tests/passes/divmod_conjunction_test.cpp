@@ -7,18 +7,14 @@
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/facts.h"
+#include "tests/passes/parse_for_test.h"
 
 namespace eqsat {
 namespace {
 
 std::string combined(const std::string &text) {
-  Facts facts;
-  Result<Expr> e = parse_expr(text, facts.var_typer());
-  if (!e) {
-    ADD_FAILURE() << text << ": " << e.error().describe();
-    return "";
-  }
-  return print(combine_divmod_conjunctions(*e));
+  const std::optional<Expr> e = testing::parse_for_test(text);
+  return e ? print(combine_divmod_conjunctions(*e)) : "";
 }
 
 TEST(DivModConjunction, QuotientAndRemainderPinTheNumerator) {
