@@ -434,6 +434,15 @@ std::optional<Expr> as_floor_division(Op op, DType dtype, const std::vector<Expr
   return Expr::make(op == Op::TruncDiv ? Op::FloorDiv : Op::FloorMod, DType::Index, {args[0], divisor});
 }
 
+// min(a, b) or max(a, b) of an integer dtype whose operands the context orders
+// (`min(x, y)` where `x <= y` is assumed): the operand it picks. nullopt otherwise.
+std::optional<Expr> as_decided_minmax(Op op, DType dtype, const std::vector<Expr> &args, const Context &context) {
+  if ((op != Op::Min && op != Op::Max) || !is_integer(dtype)) return std::nullopt;
+  const std::optional<bool> in_order = context.decide(Expr::make(Op::Le, DType::Bool, {args[0], args[1]}));
+  if (!in_order) return std::nullopt;
+  return (op == Op::Min) == *in_order ? args[0] : args[1];
+}
+
 // A chain `a and b and ...` (or `a or b or ...`): each operand rewritten in
 // the context of the others (see the header for which).
 Expr rewrite_chain(const Expr &expr, const Context &context) {
@@ -535,6 +544,7 @@ Expr rewrite(const Expr &expr, const Context &context) {
     changed = changed || args.back() != arg;
   }
   if (std::optional<Expr> floor = as_floor_division(expr.op(), expr.dtype(), args, context)) return *floor;
+  if (std::optional<Expr> picked = as_decided_minmax(expr.op(), expr.dtype(), args, context)) return *picked;
   return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
 }
 

@@ -113,6 +113,20 @@ TEST(ConditionContext, AssumptionsAndBoundsJoinTheContext) {
   EXPECT_EQ(print(substitute_conditions(*e, {}, bounds)), print(*e));     // i0 unbounded
 }
 
+TEST(ConditionContext, AMinOrMaxOfOperandsTheContextOrdersPicksOne) {
+  // Order facts, not intervals: x and y are unbounded, only x <= y + -1 is known.
+  EXPECT_EQ(substituted("select(x < y, min(x, y) + max(y, x), 0)"), "select(x < y, x + y, 0)");
+  // Not ordered: kept.
+  EXPECT_EQ(substituted("select(x < z, min(x, y), 0)"), "select(x < z, min(x, y), 0)");
+  // Floats are not ordered by the context (NaN): kept.
+  EXPECT_EQ(substituted("select(x < y, min(x, y), y)", {{"x", DType::FP32}, {"y", DType::FP32}}),
+            "select(x < y, min(x, y), y)");
+  const std::optional<Expr> e = testing::parse_for_test("min(x, y) + max(x, y)");
+  const std::optional<Expr> assumption = testing::parse_for_test("x <= y");
+  ASSERT_TRUE(e && assumption);
+  EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), "x + y");
+}
+
 TEST(ConditionContext, AComparisonOfASelectIsDecidedBranchByBranch) {
   // x >= 0 where x >= 0; -x >= 0 where x < 0.
   EXPECT_EQ(substituted("select(x >= 0, x, x * -1) >= 0"), "True");

@@ -41,8 +41,6 @@ const std::map<std::string, std::string> kKnownMissed = {
     {"t4-self-truncmod-truncmod", "truncmod-truncmod-same is proved up to 16 bits; Z3 times out on INT32"},
     {"sd-loop-never-odd", "deciding x == c by x's congruence: a rule over modulus(x) is nonlinear for Z3"},
     {"g-mod-congruence-neg", "(x * c1) % c2 with c1 = -1 (mod c2): not proved within 150 s"},
-    {"v-constraint-min", "min(x, y) with x <= y assumed: min-dominant reads intervals, not order facts"},
-    {"v-constraint-max", "max(x, y) with x <= y assumed: max-dominant reads intervals, not order facts"},
 };
 
 // Evaluations per case: all corners of the bounded ranges (up to kMaxCorners), then
