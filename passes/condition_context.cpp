@@ -250,12 +250,34 @@ class Context {
         if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
       if (!linear->terms.coefficients.empty())
         if (std::optional<bool> decided = implied(*linear)) return decided;
-      return substituted(expr);
+      if (std::optional<bool> decided = substituted(expr)) return decided;
+      return refuted_by_substitution(expr);
     }
     return std::nullopt;
   }
 
  private:
+  // `v == c` (or `v != c`) of an integer variable and a constant, decided False (True)
+  // when some fact, with v replaced by c, folds to the opposite of what is known of it:
+  // were v == c, that fact could not hold. (`i == 3` is False where `i % 2 == 0`.)
+  std::optional<bool> refuted_by_substitution(const Expr &comparison) const {
+    if ((comparison.op() != Op::Eq && comparison.op() != Op::Ne) || !is_integer(comparison.arg(0).dtype())) {
+      return std::nullopt;
+    }
+    const int var_side = comparison.arg(0).op() == Op::Var ? 0 : 1;
+    const Expr &v = comparison.arg(var_side);
+    const Expr &c = comparison.arg(1 - var_side);
+    if (v.op() != Op::Var || !c.is_const()) return std::nullopt;
+    const std::map<std::string, Expr> replacement{{v.name(), c}};
+    for (const auto &[fact, value] : known_) {
+      const Expr replaced = replace_vars(fact, replacement);
+      if (replaced == fact) continue;
+      const Expr normal = normalize_linear(replaced);
+      if (normal.is_const() && (normal.value().i != 0) != value) return comparison.op() == Op::Ne;
+    }
+    return std::nullopt;
+  }
+
   // An integer comparison with every variable a known equality `u == w` names (w a
   // variable or a constant) replaced by w, decided when the linear normal form
   // of the result is a constant: `a * a == b * b` is True where a == b.

@@ -127,6 +127,15 @@ TEST(ConditionContext, AMinOrMaxOfOperandsTheContextOrdersPicksOne) {
   EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), "x + y");
 }
 
+TEST(ConditionContext, AValueNoFactAllowsIsRuledOut) {
+  // Were i 3, i % 2 == 0 would be False: so i == 3 is.
+  EXPECT_EQ(substituted("select(i % 2 == 0, i == 3, i == 3)"), "select(i % 2 == 0, False, i == 3)");
+  EXPECT_EQ(substituted("i % 2 != 0 or i != 3"), "True");
+  EXPECT_EQ(substituted("i < 5 and i == 7"), "False");
+  // A value the facts allow stays open.
+  EXPECT_EQ(substituted("i % 2 == 0 and i == 4"), "i % 2 == 0 and i == 4");
+}
+
 TEST(ConditionContext, AComparisonOfASelectIsDecidedBranchByBranch) {
   // x >= 0 where x >= 0; -x >= 0 where x < 0.
   EXPECT_EQ(substituted("select(x >= 0, x, x * -1) >= 0"), "True");
