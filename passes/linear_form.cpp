@@ -712,6 +712,11 @@ class Normalizer {
       return sum(dtype, std::move(q), division_atom(Op::FloorDiv, red.numerator, red.divisor));
     }
     if (!has_terms(r)) return r;  // a constant in [0, c)
+    // A remainder depends on each coefficient modulo c only: one nearer 0 than to
+    // c is kept, one nearer c is taken minus c (`(x * 7) % 8` is `(-x) % 8`).
+    for (auto &[monomial, k] : r) {
+      if (!monomial.empty() && 2 * (k < 0 ? -k : k) > c) k = k > 0 ? k - c : k + c;
+    }
     Reduced red = reduce_by_gcd(r, c);
     Poly low = red.b == 0 ? Poly{} : Poly{{Monomial{}, red.b}};
     if (red.divisor == 1) return low;

@@ -39,7 +39,6 @@ constexpr const char* kTrapFile = "traps.jsonl";
 // Only size misses may be listed here; an unequal output is never excused.
 const std::map<std::string, std::string> kKnownMissed = {
     {"t4-self-truncmod-truncmod", "truncmod-truncmod-same is proved up to 16 bits; Z3 times out on INT32"},
-    {"g-mod-congruence-neg", "(x * c1) % c2 with c1 = -1 (mod c2): not proved within 150 s"},
 };
 
 // Evaluations per case: all corners of the bounded ranges (up to kMaxCorners), then
