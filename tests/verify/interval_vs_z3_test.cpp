@@ -102,7 +102,7 @@ TEST_F(IntervalVsZ3, ArithmeticBitwiseAndShifts) {
       for (int i = 0; i < kTrials; ++i) check(op, t, {t});
     }
   }
-  EXPECT_GT(checked_, 1000);
+  EXPECT_GT(checked_, 80 * kTrials);  // over 1000 in a full sweep (12 trials of each)
 }
 
 TEST_F(IntervalVsZ3, ComparisonsLogicAndSelect) {
