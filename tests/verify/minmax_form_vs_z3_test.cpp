@@ -53,7 +53,8 @@ TEST(MinMaxFormVsZ3, RandomIndexSumsAroundMinAndMax) {
   Facts facts;
   for (const char *name : {"x", "y", "z", "w"}) facts.var_dtypes[name] = DType::Index;
   int normalized = 0;
-  for (int i = 0; i < testing::sweep_count(120); ++i) {
+  const int runs = testing::sweep_count(120);
+  for (int i = 0; i < runs; ++i) {
     const Expr input = tree.integer(3);
     const Expr output = normalize_minmax_offsets(input);
     if (output == input) continue;
@@ -62,7 +63,7 @@ TEST(MinMaxFormVsZ3, RandomIndexSumsAroundMinAndMax) {
     EXPECT_NE(result.status, Status::Counterexample)
         << print(input) << "  =>  " << print(output) << ": " << result.detail;
   }
-  EXPECT_GT(normalized, 15);  // the check means something only if the pass did move offsets
+  EXPECT_GT(normalized, runs / 8);  // the check means something only if the pass did move offsets
 }
 
 }  // namespace
