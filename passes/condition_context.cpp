@@ -270,10 +270,8 @@ class Context {
     if (v.op() != Op::Var || !c.is_const()) return std::nullopt;
     const std::map<std::string, Expr> replacement{{v.name(), c}};
     for (const auto &[fact, value] : known_) {
-      const Expr replaced = replace_vars(fact, replacement);
-      if (replaced == fact) continue;
-      const Expr normal = normalize_linear(replaced);
-      if (normal.is_const() && (normal.value().i != 0) != value) return comparison.op() == Op::Ne;
+      const std::optional<bool> folded = folded_with(fact, replacement);
+      if (folded && *folded != value) return comparison.op() == Op::Ne;
     }
     return std::nullopt;
   }
@@ -298,9 +296,15 @@ class Context {
       }
     }
     if (replacements.empty()) return std::nullopt;
-    Expr replaced = replace_vars(comparison, replacements);
-    if (replaced == comparison) return std::nullopt;
-    Expr normal = normalize_linear(replaced);
+    return folded_with(comparison, replacements);
+  }
+
+  // The value of the BOOL term `expr` with the variables `replacements` names replaced,
+  // when that changes it and its linear normal form is then a constant.
+  static std::optional<bool> folded_with(const Expr &expr, const std::map<std::string, Expr> &replacements) {
+    const Expr replaced = replace_vars(expr, replacements);
+    if (replaced == expr) return std::nullopt;
+    const Expr normal = normalize_linear(replaced);
     if (!normal.is_const()) return std::nullopt;
     return normal.value().i != 0;
   }

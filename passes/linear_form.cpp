@@ -46,10 +46,6 @@ DType signed_of_width(DType t) {
   }
 }
 
-bool is_compare(Op op) {
-  return op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-}
-
 Int gcd(Int a, Int b) {
   while (b != 0) a = std::exchange(b, a % b);
   return a < 0 ? -a : a;
@@ -101,7 +97,7 @@ class Normalizer {
       }
       return with_normal_args(expr);
     }
-    if (is_compare(expr.op()) && is_integer(expr.arg(0).dtype())) {
+    if (is_comparison(expr.op()) && is_integer(expr.arg(0).dtype())) {
       try {
         if (std::optional<Expr> compared = normalize_compare(expr)) return *compared;
       } catch (const CoefficientOverflow &) {
@@ -131,8 +127,17 @@ class Normalizer {
     bool order;  // from < or <= (INDEX only)
   };
 
-  std::optional<Constraint> constraint_of(const Expr &cmp) {
-    if (!is_compare(cmp.op()) || !is_integer(cmp.arg(0).dtype())) return std::nullopt;
+  // An integer comparison `lhs OP rhs` as `P OP d`: > and >= turned into < and <=,
+  // P = lhs - rhs without its constant (in ModForm with mod_form), d that constant
+  // moved to the right. nullopt for an order comparison of a fixed-width dtype (moving
+  // a term across it can wrap) or a side that is no polynomial.
+  struct Difference {
+    DType dtype;
+    Op op;  // Eq, Ne, Lt or Le
+    Poly p;
+    Int d;
+  };
+  std::optional<Difference> difference_of(const Expr &cmp, bool mod_form) {
     const DType t = cmp.arg(0).dtype();
     Op op = cmp.op();
     Expr lhs = cmp.arg(0), rhs = cmp.arg(1);
@@ -146,11 +151,24 @@ class Normalizer {
     std::optional<Poly> b = to_poly(rhs, t);
     if (!a || !b) return std::nullopt;
     Poly p = sum(t, std::move(*a), scaled(t, *b, -1));
-    Int d = 0;  // p OP d
+    if (mod_form) p = to_mod_form(p);
+    Int d = 0;
     if (auto it = p.find(Monomial{}); it != p.end()) {
       d = mul(t, it->second, -1);
       p.erase(it);
     }
+    return Difference{t, op, std::move(p), d};
+  }
+
+  std::optional<Constraint> constraint_of(const Expr &cmp) {
+    if (!is_comparison(cmp.op()) || !is_integer(cmp.arg(0).dtype())) return std::nullopt;
+    std::optional<Difference> difference = difference_of(cmp, /*mod_form=*/false);
+    if (!difference) return std::nullopt;
+    const DType t = difference->dtype;
+    Op op = difference->op;
+    Poly &p = difference->p;  // p OP d
+    Int d = difference->d;
+    const bool equality = op == Op::Eq || op == Op::Ne;
     if (p.empty()) return std::nullopt;  // decided: left to normalize_compare
     if (p.begin()->second < 0) {
       if (!equality) {  // -P < d is P > -d; -P <= d is P >= -d
@@ -274,7 +292,7 @@ class Normalizer {
     if (leaves.size() < 2 || leaves.size() > 16) return std::nullopt;
     // Cheap first: a group needs two integer comparisons.
     std::size_t comparisons = 0;
-    for (const Expr &leaf : leaves) comparisons += is_compare(leaf.op()) && is_integer(leaf.arg(0).dtype());
+    for (const Expr &leaf : leaves) comparisons += is_comparison(leaf.op()) && is_integer(leaf.arg(0).dtype());
     if (comparisons < 2) return std::nullopt;
     std::vector<std::optional<Constraint>> constraints;
     std::map<std::pair<Poly, DType>, std::vector<std::size_t>> groups;
@@ -475,27 +493,14 @@ class Normalizer {
   // nullopt: not handled (an ordering of a fixed-width dtype, or an operand too
   // big to expand).
   std::optional<Expr> normalize_compare(const Expr &expr) {
-    const DType t = expr.arg(0).dtype();
-    Op op = expr.op();
-    Expr lhs = expr.arg(0), rhs = expr.arg(1);
-    const bool equality = op == Op::Eq || op == Op::Ne;
-    if (!equality && t != DType::Index) return std::nullopt;
-    if (op == Op::Gt || op == Op::Ge) {
-      std::swap(lhs, rhs);
-      op = op == Op::Gt ? Op::Lt : Op::Le;
-    }
-    std::optional<Poly> a = to_poly(lhs, t);
-    std::optional<Poly> b = to_poly(rhs, t);
-    if (!a || !b) return std::nullopt;
-    Poly p = sum(t, std::move(*a), scaled(t, *b, -1));
-    if (mode_ == LinearMode::ModForm) p = to_mod_form(p);
-
     // Terms OP d, with d the constant moved to the right.
-    Int d = 0;
-    if (auto it = p.find(Monomial{}); it != p.end()) {
-      d = mul(t, it->second, -1);
-      p.erase(it);
-    }
+    std::optional<Difference> difference = difference_of(expr, mode_ == LinearMode::ModForm);
+    if (!difference) return std::nullopt;
+    const DType t = difference->dtype;
+    Op op = difference->op;
+    Poly &p = difference->p;
+    Int d = difference->d;
+    const bool equality = op == Op::Eq || op == Op::Ne;
     const bool is_eq = op == Op::Eq;
     if (p.empty()) {
       bool holds = equality ? (d == 0) == is_eq : (op == Op::Lt ? 0 < d : 0 <= d);

@@ -35,6 +35,10 @@ bool mentions_index(const Pattern& pattern) {
                      [](const PatternNode& n) { return n.dtype == DType::Index; });
 }
 
+bool has_index_variable(const std::vector<PatternVar>& vars) {
+  return std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
+}
+
 std::string named_text(const z3::model& model, const std::string& name, const z3::expr& term) {
   const z3::expr v = model.eval(term, true);
   if (v.is_bool()) return name + " = " + (v.is_true() ? "True" : "False");
@@ -67,9 +71,7 @@ z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, c
 // values to INDEX): then the no-overflow hypotheses exclude nothing.
 bool fallback_is_exact(z3::solver& solver, const std::vector<PatternVar>& vars, const z3::expr& hypotheses,
                        const z3::expr& fits) {
-  const bool index_var =
-      std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
-  if (index_var) return false;
+  if (has_index_variable(vars)) return false;
   solver.reset();
   solver.add(hypotheses && !fits);
   return solver.check() == z3::unsat;
@@ -163,10 +165,8 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
   // attempt often runs to its timeout, while the bit-vector model decides them at once
   // and exactly when every intermediate fits for every input (fallback_is_exact), and any
   // counterexample it finds is real (its intermediates fit). So it goes first there.
-  const bool index_var =
-      std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
   std::optional<Outcome> bit_vector;
-  if (index && !index_var) {
+  if (index && !has_index_variable(vars)) {
     bit_vector = guarded_attempt(lhs, rhs, vars, hypotheses, wide, IndexModel::BitVector);
     const bool decided = bit_vector->verdict == Verdict::Counterexample ||
                          (bit_vector->verdict == Verdict::Proved && bit_vector->kind == ProofKind::Exact);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <sstream>
+#include <string>
 
 namespace eqsat::testing {
 
@@ -18,6 +20,18 @@ inline constexpr bool kFullSweeps = kSweepStride == 1;
 
 // Whether the i-th item (0-based) of a sweep over a list is in this build's sample.
 constexpr bool in_sweep(std::size_t i) { return i % kSweepStride == 0; }
+
+// The lines of `text` (each ending in '\n') that are in this build's sample: all of
+// them in a full sweep.
+inline std::string sampled_lines(const std::string &text) {
+  std::istringstream in(text);
+  std::string sample;
+  std::size_t i = 0;
+  for (std::string line; std::getline(in, line); ++i) {
+    if (in_sweep(i)) sample += line + "\n";
+  }
+  return sample;
+}
 
 // How many of `n` random cases this build runs (at least one).
 constexpr int sweep_count(int n) { return std::max(1, n / static_cast<int>(kSweepStride)); }

@@ -27,12 +27,8 @@ TEST(BatchThreads, SameOutputForOneAndTwoThreadsOnEveryCorpus) {
   for (const auto& entry : std::filesystem::directory_iterator(EQSAT_SHARED_DIR "/corpus/external")) {
     if (entry.path().extension() == ".jsonl") input += read_file(entry.path());
   }
-  std::string sample;  // the sanitizer build's sample of the lines (tests/support/sweep.h)
-  std::size_t line_number = 0;
-  for (const std::string& line : lines_of(input)) {
-    if (in_sweep(line_number++)) sample += line + "\n";
-  }
-  input = sample + "not json\n{\"input\": \"x +\"}\n\n";
+  // The sanitizer build's sample of the lines (tests/support/sweep.h).
+  input = sampled_lines(input) + "not json\n{\"input\": \"x +\"}\n\n";
   TempDir dir;
   const std::string path = dir.write("all.jsonl", input);
   ToolRun one = run_eqsat({"batch", path, "--threads", "1"});

@@ -21,11 +21,7 @@ void expect_batch_without_errors(const std::string& corpus) {
   std::stringstream text;
   text << file.rdbuf();
   // The sanitizer build runs a sample of the lines (tests/support/sweep.h).
-  std::string sample;
-  std::size_t line_number = 0;
-  for (const std::string& line : lines_of(text.str())) {
-    if (in_sweep(line_number++)) sample += line + "\n";
-  }
+  const std::string sample = sampled_lines(text.str());
   const std::vector<Json> inputs = json_lines(sample);
   TempDir dir;
   ToolRun run = run_eqsat({"batch", dir.write("sample.jsonl", sample)});
