@@ -1,6 +1,9 @@
 #include "extract/extractor.h"
 
+#include <algorithm>
 #include <cassert>
+
+#include "extract/term_order.h"
 
 namespace eqsat {
 
@@ -36,6 +39,33 @@ TreeExtractor::TreeExtractor(const EGraph& egraph, const CostProfile& profile) :
           changed = true;
         }
       }
+    }
+  }
+  choose_by_term_order(ids);
+}
+
+void TreeExtractor::choose_by_term_order(const std::vector<ClassId>& ids) {
+  // The node order above depends on class ids, i.e. on how the input was written. Among
+  // the nodes of a class as cheap and as small as its best, the one whose term comes
+  // first in TermOrder is chosen instead. A tied node's operands are smaller terms than
+  // it (its size is 1 plus theirs), so visiting classes by size finds them decided.
+  std::vector<ClassId> tied;
+  for (ClassId id : ids) {
+    if (egraph_.eclass(id).nodes.size() > 1 && !best_[id.value].cost.is_infinite()) tied.push_back(id);
+  }
+  if (tied.empty()) return;
+  std::stable_sort(tied.begin(), tied.end(),
+                   [&](ClassId a, ClassId b) { return best_[a.value].size < best_[b.value].size; });
+  TermOrder order(egraph_, selection_);
+  for (ClassId id : tied) {
+    const Best& best = best_[id.value];
+    const ENode*& chosen = selection_[id.value];
+    for (const ENode& node : egraph_.eclass(id).nodes) {
+      if (&node == chosen) continue;
+      uint64_t size = 1;
+      for (ClassId child : node.children) size += best_[egraph_.find(child).value].size;
+      if (size != best.size || node_cost(node) != best.cost) continue;
+      if (order.compare(node, *chosen) < 0) chosen = &node;
     }
   }
 }

@@ -3,6 +3,8 @@
 #include <cassert>
 #include <functional>
 
+#include "extract/term_order.h"
+
 namespace eqsat {
 
 SelectionCost selection_cost(const EGraph& egraph, const CostProfile& profile, const Selection& selection,
@@ -42,7 +44,7 @@ SelectionCost selection_cost(const EGraph& egraph, const CostProfile& profile, c
 
 namespace {
 
-Expr build(const EGraph& egraph, const Selection& selection, ClassId id, std::vector<Expr>& memo) {
+Expr build(const EGraph& egraph, const Selection& selection, TermOrder& order, ClassId id, std::vector<Expr>& memo) {
   id = egraph.find(id);
   if (memo[id.value].valid()) return memo[id.value];
   const ENode* chosen = selection[id.value];
@@ -57,16 +59,13 @@ Expr build(const EGraph& egraph, const Selection& selection, ClassId id, std::ve
       result = Expr::constant(egraph.constant_value(node.payload));
       break;
     default: {
+      // Commutative operands in term order (constants last); `c < x` as `x > c`.
       std::vector<Expr> args;
-      for (ClassId child : node.children) args.push_back(build(egraph, selection, child, memo));
+      for (ClassId child : order.presented_operands(node)) args.push_back(build(egraph, selection, order, child, memo));
       Op op = node.op;
-      if (args.size() == 2 && args[0].is_const() && !args[1].is_const()) {
-        if (is_commutative(op, node.dtype)) {
-          std::swap(args[0], args[1]);
-        } else if (op == Op::Lt || op == Op::Le) {
-          std::swap(args[0], args[1]);
-          op = op == Op::Lt ? Op::Gt : Op::Ge;
-        }
+      if ((op == Op::Lt || op == Op::Le) && args[0].is_const() && !args[1].is_const()) {
+        std::swap(args[0], args[1]);
+        op = op == Op::Lt ? Op::Gt : Op::Ge;
       }
       result = Expr::make(op, node.dtype, std::move(args));
     }
@@ -79,7 +78,8 @@ Expr build(const EGraph& egraph, const Selection& selection, ClassId id, std::ve
 
 Expr selection_expr(const EGraph& egraph, const Selection& selection, ClassId root) {
   std::vector<Expr> memo(selection.size());
-  return build(egraph, selection, root, memo);
+  TermOrder order(egraph, selection);
+  return build(egraph, selection, order, root, memo);
 }
 
 }  // namespace eqsat

@@ -29,9 +29,10 @@ struct SelectionCost {
 SelectionCost selection_cost(const EGraph& egraph, const CostProfile& profile, const Selection& selection,
                              ClassId root);
 
-// The term of `root` (the selection must be usable from it). Constant operands of
-// commutative operations are written last and `c < x` reads as `x > c`, the way people
-// write them (presentation only: both forms are the same node).
+// The term of `root` (the selection must be usable from it). Operands of commutative
+// operations are written in term order (extract/term_order.h: compound terms, then
+// variables by name, then constants) and `c < x` reads as `x > c` (presentation only:
+// both forms are the same node).
 Expr selection_expr(const EGraph& egraph, const Selection& selection, ClassId root);
 
 }  // namespace eqsat

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/definedness.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
 
@@ -408,27 +409,6 @@ class Context {
   std::map<std::string, Range> ranges_;
   LinearInequalities inequalities_;
 };
-
-// Whether evaluating `expr` can fail (a division or modulo by zero, a shift out
-// of range, a cast): such a term may only be read where its guards hold.
-bool may_be_undefined(const Expr &expr) {
-  switch (expr.op()) {
-    case Op::FloorDiv:
-    case Op::FloorMod:
-    case Op::TruncDiv:
-    case Op::TruncMod:
-    case Op::Div:
-    case Op::Shl:
-    case Op::Shr:
-    case Op::Cast:
-      return true;
-    default:
-      break;
-  }
-  for (const Expr &arg : expr.args())
-    if (may_be_undefined(arg)) return true;
-  return false;
-}
 
 Expr bool_constant(bool b) { return Expr::constant(Value::boolean(b)); }
 

@@ -34,9 +34,7 @@ class GuardTranslator {
   }
 
  private:
-  bool is_bv(DType t) const {
-    return is_fixed_width_int(t) || (t == DType::Index && sem_.index_model() == IndexModel::BitVector);
-  }
+  bool is_bv(DType t) const { return sem_.is_bv(t); }
 
   unsigned choose_width() const {
     unsigned widest = 0;

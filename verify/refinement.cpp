@@ -35,6 +35,16 @@ bool mentions_index(const Pattern& pattern) {
                      [](const PatternNode& n) { return n.dtype == DType::Index; });
 }
 
+// A fixed-width division or remainder whose divisor is not a literal: at 32 and 64
+// bits a division circuit that bit-blasting makes too large for Z3 within its timeout.
+bool has_fixed_width_division(const Pattern& pattern) {
+  return std::any_of(pattern.nodes.begin(), pattern.nodes.end(), [&](const PatternNode& n) {
+    const bool division = n.kind == PatternNode::Kind::Op && (n.op == Op::FloorDiv || n.op == Op::FloorMod ||
+                                                              n.op == Op::TruncDiv || n.op == Op::TruncMod);
+    return division && is_fixed_width_int(n.dtype) && pattern.nodes[n.children[1]].kind != PatternNode::Kind::Const;
+  });
+}
+
 bool has_index_variable(const std::vector<PatternVar>& vars) {
   return std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
 }
@@ -54,11 +64,9 @@ std::string timeout_text(unsigned timeout_ms) {
 // Z3's default solver picks its strategy per query; for pure bit-vector queries the
 // QF_BV tactic (bit-blasting after word-level simplification) is much faster on
 // division and multiplication, so name it when nothing else is involved.
-z3::solver make_solver(z3::context& ctx, IndexModel model, const Pattern& lhs, const Pattern& rhs,
+z3::solver make_solver(z3::context& ctx, const Semantics& sem, const Pattern& lhs, const Pattern& rhs,
                        const std::vector<PatternVar>& vars) {
-  auto bv_only = [&](DType t) {
-    return is_fixed_width_int(t) || t == DType::Bool || (t == DType::Index && model == IndexModel::BitVector);
-  };
+  auto bv_only = [&](DType t) { return t == DType::Bool || (is_integer(t) && sem.is_bv(t)); };
   bool pure = std::all_of(vars.begin(), vars.end(), [&](const PatternVar& v) { return bv_only(v.dtype); });
   for (const Pattern* p : {&lhs, &rhs}) {
     for (const PatternNode& n : p->nodes) pure = pure && bv_only(n.dtype);
@@ -78,12 +86,17 @@ bool fallback_is_exact(z3::solver& solver, const std::vector<PatternVar>& vars, 
 }
 
 Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
-                const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
+                const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model,
+                FixedWidthModel fixed_width) {
   // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
   z3::context ctx;
-  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math);
+  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math, fixed_width);
   std::vector<z3::expr> terms;
-  for (const PatternVar& v : vars) terms.push_back(sem.variable(v.name, v.dtype));
+  z3::expr ranges = ctx.bool_val(true);
+  for (const PatternVar& v : vars) {
+    terms.push_back(sem.variable(v.name, v.dtype));
+    ranges = ranges && sem.variable_range(terms.back(), v.dtype);
+  }
   const Hypotheses hyp = hypotheses(sem, terms);
   const PatternTerm l = translate_pattern(sem, lhs, terms);
   const PatternTerm r = translate_pattern(sem, rhs, terms);
@@ -93,9 +106,10 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   const z3::expr rhs_defined = r.defined_lazy && z3::implies(l.defined_strict, r.defined_strict);
   const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value, lhs.dtype()));
 
-  z3::solver solver = make_solver(ctx, model, lhs, rhs, vars);
+  z3::solver solver = make_solver(ctx, sem, lhs, rhs, vars);
   // Not Z3's `timeout` parameter, which can deadlock in Z3 4.8.12 (verify/z3_deadline.h).
   const Z3Deadline deadline(ctx, options.timeout_ms);
+  solver.add(ranges);
   solver.add(hyp.holds);
   solver.add(sem.definitions());  // of the fresh terms the translations introduced
   if (model == IndexModel::BitVector) solver.add(l.fits && r.fits);
@@ -132,9 +146,10 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
 }
 
 Outcome guarded_attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
-                        const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model) {
+                        const HypothesisFn& hypotheses, const ProverOptions& options, IndexModel model,
+                        FixedWidthModel fixed_width = FixedWidthModel::BitVector) {
   try {
-    return attempt(lhs, rhs, vars, hypotheses, options, model);
+    return attempt(lhs, rhs, vars, hypotheses, options, model, fixed_width);
   } catch (const z3::exception& e) {
     Outcome out;
     out.unknown_reason = std::string("z3 error: ") + e.msg();
@@ -146,10 +161,9 @@ Outcome guarded_attempt(const Pattern& lhs, const Pattern& rhs, const std::vecto
   }
 }
 
-}  // namespace
-
-Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
-                         const HypothesisFn& hypotheses, const ProverOptions& options) {
+// INDEX as Int and the fixed widths as bit-vectors, with the bit-vector INDEX fallback.
+Outcome prove_with_bit_vectors(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                               const HypothesisFn& hypotheses, const ProverOptions& options) {
   const bool index = mentions_index(lhs) || mentions_index(rhs);
   // Wide enough that every fixed-width value of the rule is an INDEX value too (a
   // UINT64 cast to INDEX needs 65 bits).
@@ -186,6 +200,41 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
     fallback.unknown_reason = integer_reason + "; bit-vector fallback: " + fallback.unknown_reason;
   }
   return fallback;
+}
+
+Outcome wrapped_integer_attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                                const HypothesisFn& hypotheses, const ProverOptions& options) {
+  try {
+    return guarded_attempt(lhs, rhs, vars, hypotheses, options, IndexModel::Integer, FixedWidthModel::WrappedInteger);
+  } catch (const Unsupported& e) {
+    Outcome out;
+    out.unknown_reason = e.what();
+    return out;
+  }
+}
+
+}  // namespace
+
+Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                         const HypothesisFn& hypotheses, const ProverOptions& options) {
+  if (options.fixed_width_model == FixedWidthModel::WrappedInteger) {
+    return wrapped_integer_attempt(lhs, rhs, vars, hypotheses, options);
+  }
+  Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
+  if (usual.verdict != Verdict::Unknown || options.fixed_width_model ||
+      !(has_fixed_width_division(lhs) || has_fixed_width_division(rhs))) {
+    return usual;
+  }
+  // A fixed-width division by a variable the bit-vectors could not decide: the values
+  // as Int, wrapped into range, an exact model in which Z3 reasons with the quotient's
+  // defining equations instead of a division circuit. Both verdicts stand. Three times
+  // the time: the signed 32-bit `(x % y) % y` takes about 20 s.
+  ProverOptions longer = options;
+  longer.timeout_ms = 3 * options.timeout_ms;
+  Outcome wrapped = wrapped_integer_attempt(lhs, rhs, vars, hypotheses, longer);
+  if (wrapped.verdict != Verdict::Unknown) return wrapped;
+  usual.unknown_reason += "; wrapped integers: " + wrapped.unknown_reason;
+  return usual;
 }
 
 }  // namespace eqsat::verify

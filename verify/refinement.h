@@ -37,6 +37,10 @@ struct ProverOptions {
   // the obligation holds vacuously where the left side has one. reassoc is not a
   // semantics Z3 can check (verify/reassociation.h) and changes nothing here.
   FastMath fast_math;
+  // How fixed-width integers are read (verify/z3_semantics.h). Unset: bit-vectors,
+  // then, for a fixed-width division by a non-literal they leave unknown, wrapped
+  // integers (with three times the timeout). Set: that model alone (tests compare them).
+  std::optional<FixedWidthModel> fixed_width_model;
 };
 
 struct Outcome {
@@ -58,7 +62,8 @@ using HypothesisFn = std::function<Hypotheses(const Semantics&, std::span<const 
 // hypotheses, wherever `lhs` is defined `rhs` is defined and has the same value, under
 // both readings of definedness (verify/pattern_terms.h). INDEX is tried as Int first;
 // when Z3 answers unknown there, or the translation needs bit operations on INDEX, the
-// bit-vector fallback decides, and the outcome says so.
+// bit-vector fallback decides, and the outcome says so. A rule dividing fixed-width
+// values by a variable that none of these decide is tried with them as wrapped integers.
 Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
                          const HypothesisFn& hypotheses, const ProverOptions& options);
 

@@ -27,8 +27,30 @@ z3::expr fits_in(const z3::expr& r, unsigned bits) {
 
 }  // namespace
 
-Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits, FastMath fast_math)
-    : ctx_(ctx), index_model_(index_model), index_bits_(index_bits), fast_math_(fast_math) {}
+Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits, FastMath fast_math,
+                     FixedWidthModel fixed_width_model)
+    : ctx_(ctx),
+      index_model_(index_model),
+      index_bits_(index_bits),
+      fast_math_(fast_math),
+      fixed_width_model_(fixed_width_model) {
+  if (fixed_width_model == FixedWidthModel::WrappedInteger && index_model == IndexModel::BitVector) {
+    throw std::logic_error("the wrapped-integer model reads INDEX as Int");
+  }
+}
+
+z3::expr Semantics::wrapped(const z3::expr& v, DType t) const {
+  const unsigned bits = width(t);
+  const z3::expr modulus = ctx_.int_val(power_of_two_text(int(bits)).c_str());
+  if (!is_signed_int(t)) return z3::mod(v, modulus);
+  const z3::expr half = ctx_.int_val(power_of_two_text(int(bits) - 1).c_str());
+  return z3::mod(v + half, modulus) - half;
+}
+
+z3::expr Semantics::variable_range(const z3::expr& variable, DType dtype) const {
+  if (!is_wrapped_int(dtype)) return ctx_.bool_val(true);
+  return in_range(variable, dtype, dtype_min(dtype), dtype_max(dtype));
+}
 
 z3::expr Semantics::same(const z3::expr& a, const z3::expr& b, DType dtype) const {
   if (!is_float(dtype) || !fast_math_.has(FastMathFlag::Nsz)) return a == b;
@@ -64,6 +86,7 @@ z3::sort Semantics::sort(DType dtype) const {
     case DType::FP64:
       return ctx_.fpa_sort(11, 53);
     default:
+      if (is_wrapped_int(dtype)) return ctx_.int_sort();
       return ctx_.bv_sort(static_cast<unsigned>(bit_width(dtype)));
   }
 }
@@ -83,7 +106,9 @@ z3::expr Semantics::constant(const Value& value, Conditions& cond) const {
   const DType t = value.dtype;
   if (t == DType::Bool) return ctx_.bool_val(value.i != 0);
   if (is_float(t)) return float_literal(ctx_, sort(t), value.f);
-  if (t == DType::Index && index_model_ == IndexModel::Integer) return ctx_.int_val(to_string(value.i).c_str());
+  if ((t == DType::Index && index_model_ == IndexModel::Integer) || is_wrapped_int(t)) {
+    return ctx_.int_val(to_string(value.i).c_str());
+  }
   if (t == DType::Index) {
     const Int half = Int(1) << (index_bits_ - 1);
     if (index_bits_ < 128 && (value.i < -half || value.i >= half)) cond.fits = ctx_.bool_val(false);
@@ -178,25 +203,27 @@ z3::expr Semantics::apply(Op op, DType result, std::span<const z3::expr> args, s
 
 z3::expr Semantics::integer_arith(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const {
   if (t == DType::Bool || is_float(t)) throw std::logic_error("integer arithmetic on a non-integer dtype");
-  if (!is_bv(t)) {  // INDEX as a mathematical integer
+  if (!is_bv(t)) {  // INDEX as a mathematical integer, or a fixed-width value as Int
+    // The exact result; a fixed-width one wraps into its range (min and max stay in it).
+    auto result = [&](const z3::expr& exact) { return is_wrapped_int(t) ? wrapped(exact, t) : exact; };
     switch (op) {
       case Op::Add:
-        return a + b;
+        return result(a + b);
       case Op::Sub:
-        return a - b;
+        return result(a - b);
       case Op::Mul:
         products_.emplace_back(a, b);
-        return a * b;
+        return result(a * b);
       case Op::Neg:
-        return -a;
+        return result(-a);
       case Op::Abs:
-        return z3::ite(a < 0, -a, a);
+        return result(z3::ite(a < 0, -a, a));
       case Op::Min:
         return z3::ite(a <= b, a, b);
       case Op::Max:
         return z3::ite(a >= b, a, b);
       default:
-        throw Unsupported("bitwise operation on INDEX needs the bit-vector model");
+        throw Unsupported("bitwise operations need the bit-vector model");
     }
   }
   const bool index = t == DType::Index;  // then each result must fit index_bits
@@ -242,12 +269,19 @@ z3::expr Semantics::integer_divide(Op op, DType t, const z3::expr& a, const z3::
   if (t == DType::Bool || is_float(t)) throw std::logic_error("integer division on a non-integer dtype");
   if (!is_bv(t)) {
     cond.defined = b != 0;
+    // A fixed-width remainder is in range, and so is a quotient, but for INT_MIN / -1,
+    // which wraps to INT_MIN.
+    const bool quotient = op == Op::FloorDiv || op == Op::TruncDiv;
+    if (is_wrapped_int(t) && quotient && is_signed_int(t)) {
+      Conditions exact(ctx_);
+      return wrapped(integer_divide(op, DType::Index, a, b, exact), t);
+    }
     if (!b.is_numeral()) {
       // Z3's nonlinear solver handles div/mod by a symbolic divisor poorly; the
       // defining equations of the quotient and remainder it handles much better.
       const bool floor = op == Op::FloorDiv || op == Op::FloorMod;
       const auto [q, r] = fresh_divmod(a, b, floor);
-      return op == Op::FloorDiv || op == Op::TruncDiv ? q : r;
+      return quotient ? q : r;
     }
     // SMT-LIB's div/mod are Euclidean (0 <= mod < |b|); floor and trunc correct them.
     const z3::expr q = a / b, m = z3::mod(a, b);
@@ -394,6 +428,7 @@ z3::expr Semantics::amount_at_least(const z3::expr& s, DType st, Int k) const {
 
 z3::expr Semantics::shift(Op op, DType t, const z3::expr& a, const z3::expr& s, DType st, Conditions& cond) const {
   if (!is_integer(t) || !is_integer(st)) throw std::logic_error("shift of a non-integer");
+  if (is_wrapped_int(t) || is_wrapped_int(st)) throw Unsupported("shifts need the bit-vector model");
   const z3::expr nonnegative = amount_at_least(s, st, 0);
   // The amount's low `bits` bits: its value whenever 0 <= s < 2^bits.
   auto amount_bits = [&](unsigned bits) -> z3::expr {
@@ -525,6 +560,9 @@ z3::expr Semantics::cast(DType from, DType to, const z3::expr& a, Conditions& co
     const Value zero = is_float(to) ? Value::floating(to, 0.0) : Value::integer(to, 0);
     return z3::ite(a, constant(one, ignored), constant(zero, ignored));
   }
+  if ((is_float(from) && is_wrapped_int(to)) || (is_wrapped_int(from) && is_float(to))) {
+    throw Unsupported("float conversions of fixed-width integers need the bit-vector model");
+  }
   if (is_float(from)) {
     if (is_float(to)) return wrap(ctx_, Z3_mk_fpa_to_fp_float(ctx_, rne(), a, sort(to)));
     return float_to_int(from, to, a, cond);
@@ -538,6 +576,14 @@ z3::expr Semantics::cast(DType from, DType to, const z3::expr& a, Conditions& co
 }
 
 z3::expr Semantics::int_to_int(DType from, DType to, const z3::expr& a, Conditions& cond) const {
+  if (is_wrapped_int(to)) {  // from an Int of any range: wraps modulo 2^n
+    if (is_bv(from)) throw std::logic_error("bit-vector INDEX with wrapped integers");
+    return wrapped(a, to);
+  }
+  if (is_wrapped_int(from)) {  // to INDEX as Int: the value itself
+    if (is_bv(to)) throw std::logic_error("bit-vector INDEX with wrapped integers");
+    return a;
+  }
   if (!is_bv(from)) return z3::int2bv(width(to), a);  // INDEX as Int: wraps modulo 2^n
   if (!is_bv(to)) return z3::bv2int(a, is_signed_bv(from));
   const unsigned m = width(from), n = width(to);

@@ -5,7 +5,9 @@
 //                  `index_bits`-wide bit-vector whose every intermediate value is
 //                  required to fit (see `Conditions::fits`)
 //   BOOL           Bool
-//   INTn / UINTn   n-bit bit-vectors: wrap-around is the bit-vector arithmetic itself
+//   INTn / UINTn   n-bit bit-vectors: wrap-around is the bit-vector arithmetic itself;
+//                  or, in the wrapped-integer model, Int holding the value, each result
+//                  reduced into the dtype's range (see FixedWidthModel)
 //   FP16 BF16 FP32 FP64   Z3 floating point (5,11) (8,8) (8,24) (11,53), rounding to
 //                  nearest even; NaN, infinities and signed zeros are values
 //
@@ -37,6 +39,16 @@ enum class IndexModel : uint8_t {
   BitVector,  // a wide bit-vector with no-overflow hypotheses: the fallback
 };
 
+// How INTn / UINTn values are represented.
+enum class FixedWidthModel : uint8_t {
+  BitVector,       // n-bit bit-vectors: the default, and Z3 decides most rules at once
+  WrappedInteger,  // Z3 Int in the dtype's range; a result that leaves it is reduced
+                   // modulo 2^n. Exact too, and far easier for Z3 where the bit-vector
+                   // circuits are large: a 32- or 64-bit division by a variable.
+                   // Bitwise operations, shifts and float conversions have no
+                   // translation (Unsupported); INDEX must be Integer.
+};
+
 // Thrown when an operation has no translation in the chosen model (bitwise operations
 // and shifts by a symbolic amount on INDEX as Int): the caller tries the bit-vector model.
 struct Unsupported : std::runtime_error {
@@ -55,10 +67,20 @@ class Semantics {
   // `fast_math`: the relaxed float semantics the proof may assume (ir/fast_math.h):
   // nsz changes `same`, nnan and ninf `assumed_defined`; reassoc has no meaning here
   // (verify/reassociation.h).
-  Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64, FastMath fast_math = {});
+  Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64, FastMath fast_math = {},
+            FixedWidthModel fixed_width_model = FixedWidthModel::BitVector);
 
   z3::context& ctx() const { return ctx_; }
   IndexModel index_model() const { return index_model_; }
+  FixedWidthModel fixed_width_model() const { return fixed_width_model_; }
+  // Whether values of `t` are Z3 bit-vectors (else Int, Bool or floating point).
+  bool is_bv(DType t) const {
+    if (t == DType::Index) return index_model_ == IndexModel::BitVector;
+    return is_fixed_width_int(t) && fixed_width_model_ == FixedWidthModel::BitVector;
+  }
+  // What a variable of `dtype` ranges over beyond its sort: in the wrapped-integer model
+  // the range of a fixed-width dtype; True otherwise. The prover asserts it.
+  z3::expr variable_range(const z3::expr& variable, DType dtype) const;
   unsigned index_bits() const { return index_bits_; }
 
   z3::sort sort(DType dtype) const;
@@ -108,9 +130,13 @@ class Semantics {
   z3::expr definitions() const;
 
  private:
-  bool is_bv(DType t) const {
-    return is_fixed_width_int(t) || (t == DType::Index && index_model_ == IndexModel::BitVector);
+  // A fixed-width dtype held as Int (the wrapped-integer model).
+  bool is_wrapped_int(DType t) const {
+    return is_fixed_width_int(t) && fixed_width_model_ == FixedWidthModel::WrappedInteger;
   }
+  // The Int `v` reduced into the range of the fixed-width `t`, as the bit-vector would
+  // wrap it: modulo 2^n, into [-2^(n-1), 2^(n-1)) or [0, 2^n).
+  z3::expr wrapped(const z3::expr& v, DType t) const;
   unsigned width(DType t) const;
   bool is_signed_bv(DType t) const { return t == DType::Index || is_signed_int(t); }
   z3::expr bv_constant(Int value, unsigned bits) const;
@@ -138,6 +164,7 @@ class Semantics {
   IndexModel index_model_;
   unsigned index_bits_;
   FastMath fast_math_;
+  FixedWidthModel fixed_width_model_;
   struct DivMod {
     z3::expr a, b;
     bool floor;

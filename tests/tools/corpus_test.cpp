@@ -1,5 +1,6 @@
 // Every case of the shared corpora goes through `eqsat batch` without an error: what
-// cannot be simplified comes back unchanged, never as an error. (The project's
+// cannot be simplified comes back unchanged, never as an error; and every output,
+// simplified again, is unchanged (idempotence). (The project's
 // definition of done; the corpora are read where they are, never copied.)
 #include <gtest/gtest.h>
 
@@ -54,6 +55,22 @@ void expect_batch_without_errors(const std::string& corpus) {
     Result<Expr> input = cli::parse_under(*facts, in["input"].get<std::string>(), "input");
     ASSERT_TRUE(input.ok());
     EXPECT_EQ(reread->dtype(), input->dtype());
+  }
+  // Idempotence: each output, simplified again, comes back unchanged.
+  std::string again;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    Json in = inputs[i];
+    if (outputs[i].contains("output")) in["input"] = outputs[i]["output"];
+    again += in.dump() + "\n";
+  }
+  ToolRun rerun = run_eqsat({"batch", dir.write("again.jsonl", again)});
+  ASSERT_EQ(rerun.status, 0) << rerun.err;
+  const std::vector<Json> twice = json_lines(rerun.out);
+  ASSERT_EQ(twice.size(), outputs.size());
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].contains("output")) continue;
+    EXPECT_EQ(twice[i].value("output", ""), outputs[i]["output"].get<std::string>())
+        << "line " << i + 1 << ": simplifying " << outputs[i]["output"] << " again changes it";
   }
 }
 
