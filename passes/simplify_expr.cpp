@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "extract/extract.h"
@@ -47,17 +48,27 @@ bool is_normalizable(const Expr &expr) {
   }
 }
 
+// The questions a pass of the linear forms asked the e-graph about intervals, in
+// order, with the answers it got.
+using IntervalAnswers = std::vector<std::pair<Expr, Interval>>;
+
 // The normal forms fold by bounds too (BoundsOracle): a subterm's interval is
 // its class's, under the facts asserted into the e-graph. A subterm the e-graph
 // does not hold yet is added (its interval computed from its children's); the
-// normal forms add it anyway.
+// normal forms add it anyway. With `answers`, each question and its answer is
+// recorded there.
 struct LinearForms {
-  explicit LinearForms(EGraph &egraph)
-      : plain(LinearMode::Plain, bounds_in(egraph)),
-        div_form(LinearMode::DivForm, bounds_in(egraph)),
-        mod_form(LinearMode::ModForm, bounds_in(egraph)) {}
-  static BoundsOracle bounds_in(EGraph &egraph) {
-    return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+  explicit LinearForms(EGraph &egraph, IntervalAnswers *answers = nullptr)
+      : plain(LinearMode::Plain, bounds_in(egraph, answers)),
+        div_form(LinearMode::DivForm, bounds_in(egraph, answers)),
+        mod_form(LinearMode::ModForm, bounds_in(egraph, answers)) {}
+  static BoundsOracle bounds_in(EGraph &egraph, IntervalAnswers *answers = nullptr) {
+    if (!answers) return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+    return [&egraph, answers](const Expr &expr) {
+      const Interval interval = egraph.data(egraph.add_expr(expr)).interval;
+      answers->emplace_back(expr, interval);
+      return interval;
+    };
   }
   LinearNormalizer plain;
   LinearNormalizer div_form;
@@ -94,11 +105,48 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool
   return divmod;
 }
 
-// Returns whether any class changed.
-bool add_linear_forms(EGraph &egraph, const Expr &expr) {
-  LinearForms forms(egraph);
+// An expression whose linear forms are in the e-graph, with the interval
+// questions their pass asked.
+struct LinearFormed {
+  Expr expr;
+  IntervalAnswers answers;
+};
+
+// Returns whether any class changed. `formed` lists the expressions given their
+// linear forms before, in this e-graph.
+//
+// A pass over an expression already given its forms is a function of the
+// expression and of the answers to its interval questions. When the e-graph
+// still gives every answer that pass got (the same questions are asked, in the
+// same order, the same forms come out), it would add only terms the e-graph
+// holds and merge only classes already merged: it is skipped. Asking again adds
+// nothing (each question's term is in the e-graph since it was asked). Between
+// rounds the best expression is often one already formed (the input itself),
+// with intervals the saturation did not narrow.
+bool add_linear_forms(EGraph &egraph, const Expr &expr, std::vector<LinearFormed> &formed) {
+  auto same = [&](const LinearFormed &f) { return f.expr == expr; };
+  auto before = std::find_if(formed.begin(), formed.end(), same);
+  if (before != formed.end()) {
+    bool unchanged = true;
+    for (const auto &[question, answer] : before->answers) {
+      if (!(egraph.data(egraph.add_expr(question)).interval == answer)) {
+        unchanged = false;
+        break;
+      }
+    }
+    if (unchanged) return false;
+  }
+  IntervalAnswers answers;
   bool changed = false;
-  add_linear_forms(egraph, forms, expr, changed);
+  {
+    LinearForms forms(egraph, &answers);
+    add_linear_forms(egraph, forms, expr, changed);
+  }
+  if (before != formed.end()) {
+    before->answers = std::move(answers);
+  } else {
+    formed.push_back(LinearFormed{expr, std::move(answers)});
+  }
   return changed;
 }
 
@@ -194,8 +242,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   }
   // Normal forms are rewriting too: a run allowed no iteration gets none.
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
+  // The expressions whose linear forms are in the e-graph.
+  std::vector<LinearFormed> linear_formed;
   if (linear_forms) {
-    add_linear_forms(egraph, input);
+    add_linear_forms(egraph, input, linear_formed);
     add_condition_forms(egraph, facts, input);
     add_divmod_conjunction_forms(egraph, input);
     add_minmax_forms(egraph, input);
@@ -227,7 +277,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     Extracted best = TreeExtractor(egraph, costs).extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
-    const bool linear_changed = add_linear_forms(egraph, best.expr);
+    const bool linear_changed = add_linear_forms(egraph, best.expr, linear_formed);
     // The condition, conjunction and min/max forms are functions of the expression
     // (and the facts) alone: for one already given them (often the input itself is
     // still the best), they would add and merge only what is there.
