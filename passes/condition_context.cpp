@@ -98,7 +98,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   LinearTerms reduced;
   for (const auto &[text, coefficient] : terms) {
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += print(Expr::constant(Value::integer(DType::Index, scaled))) + "*(" + text + ")+";
+    form += to_string(scaled) + "*(" + text + ")+";  // as print writes an INDEX constant
     reduced.coefficients.emplace(text, scaled);
     reduced.atoms.emplace(text, linear.atoms.at(text));
   }
@@ -574,9 +574,22 @@ Expr rewrite(const Expr &expr, const Context &context) {
   return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
 }
 
+// Whether `rewrite` asks the context anything about `expr`: it does about BOOL
+// subterms, truncating divisions and remainders, and integer min/max only.
+bool asks_context(const Expr &expr) {
+  const Op op = expr.op();
+  if (expr.dtype() == DType::Bool || op == Op::TruncDiv || op == Op::TruncMod || op == Op::Min || op == Op::Max)
+    return true;
+  for (const Expr &arg : expr.args())
+    if (asks_context(arg)) return true;
+  return false;
+}
+
 }  // namespace
 
 Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds) {
+  // Nothing known and nothing asked: nothing is decided.
+  if (assumptions.empty() && !asks_context(expr)) return expr;
   Context context(std::move(bounds));
   for (const Expr &assumption : assumptions) context.assume(assumption, true);
   return rewrite(expr, context);
