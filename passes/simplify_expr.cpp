@@ -56,12 +56,19 @@ using IntervalAnswers = std::vector<std::pair<Expr, Interval>>;
 // its class's, under the facts asserted into the e-graph. A subterm the e-graph
 // does not hold yet is added (its interval computed from its children's); the
 // normal forms add it anyway. With `answers`, each question and its answer is
-// recorded there.
+// recorded there. The quotient and remainder modes are made when first needed:
+// most expressions have no quotient, and a normalizer is not free to make.
 struct LinearForms {
   explicit LinearForms(EGraph &egraph, IntervalAnswers *answers = nullptr)
-      : plain(LinearMode::Plain, bounds_in(egraph, answers)),
-        div_form(LinearMode::DivForm, bounds_in(egraph, answers)),
-        mod_form(LinearMode::ModForm, bounds_in(egraph, answers)) {}
+      : egraph_(egraph), answers_(answers), plain(LinearMode::Plain, bounds_in(egraph, answers)) {}
+  LinearNormalizer &div_form() {
+    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, answers_));
+    return *div_form_;
+  }
+  LinearNormalizer &mod_form() {
+    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, answers_));
+    return *mod_form_;
+  }
   static BoundsOracle bounds_in(EGraph &egraph, IntervalAnswers *answers = nullptr) {
     if (!answers) return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
     return [&egraph, answers](const Expr &expr) {
@@ -70,9 +77,17 @@ struct LinearForms {
       return interval;
     };
   }
+
+ private:
+  EGraph &egraph_;
+  IntervalAnswers *answers_;
+
+ public:
   LinearNormalizer plain;
-  LinearNormalizer div_form;
-  LinearNormalizer mod_form;
+
+ private:
+  std::optional<LinearNormalizer> div_form_;
+  std::optional<LinearNormalizer> mod_form_;
 };
 
 // A quotient or remainder, floor or truncating: the modes of the linear form write
@@ -94,9 +109,12 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool
   // so the plain one is enough. So it is for an and/or chain, combined the same
   // way in every mode.
   const bool plain_only = !divmod || expr.op() == Op::And || expr.op() == Op::Or;
-  for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
-    if (plain_only && normalizer != &forms.plain) break;
-    Expr normal = normalizer->normalize(expr);
+  for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
+    if (plain_only && mode != LinearMode::Plain) break;
+    LinearNormalizer &normalizer = mode == LinearMode::Plain     ? forms.plain
+                                   : mode == LinearMode::DivForm ? forms.div_form()
+                                                                 : forms.mod_form();
+    Expr normal = normalizer.normalize(expr);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
@@ -267,6 +285,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // The limits hold for the whole simplification, over all its rounds.
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
+  // The tree extractor of the last round, while the e-graph is as it was when it
+  // was made (no node added since, no class merged): the final extraction is then
+  // read from it rather than computed again.
+  std::optional<TreeExtractor> unchanged_since;
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -274,7 +296,9 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
       break;
-    Extracted best = TreeExtractor(egraph, costs).extract(root);
+    unchanged_since.emplace(egraph, costs);
+    const std::size_t nodes = egraph.num_nodes();
+    Extracted best = unchanged_since->extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
     const bool linear_changed = add_linear_forms(egraph, best.expr, linear_formed);
@@ -290,11 +314,19 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
       minmax_changed = add_minmax_forms(egraph, best.expr);
       formed.push_back(best.expr);
     }
-    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) break;
+    // Nothing merged and, when no node was added either, the e-graph is the one
+    // extracted from.
+    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) {
+      if (egraph.num_nodes() != nodes) unchanged_since.reset();
+      break;
+    }
+    unchanged_since.reset();
     egraph.rebuild();
   }
 
-  Extraction best = extract_best(egraph, costs, root, options.extract);
+  Extraction best = unchanged_since && options.extract.kind == ExtractorKind::Tree
+                        ? extract_tree(egraph, costs, *unchanged_since, root)
+                        : extract_best(egraph, costs, root, options.extract);
   return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
