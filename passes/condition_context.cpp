@@ -344,8 +344,9 @@ class Context {
 
   std::optional<bool> bounded(const LinearFact &linear) const {
     Range range;
-    if (std::optional<Int> hi = inequalities_.upper_bound(linear.terms)) range.add(Bound::Le, *hi);
-    if (std::optional<Int> lo = inequalities_.lower_bound(linear.terms)) range.add(Bound::Ge, *lo);
+    const LinearInequalities::Bounds bounds = inequalities_.bounds(linear.terms);
+    if (bounds.upper) range.add(Bound::Le, *bounds.upper);
+    if (bounds.lower) range.add(Bound::Ge, *bounds.lower);
     // Contradictory facts (lo > hi) hold nowhere: nothing is concluded from them.
     if (range.lo && range.hi && *range.lo > *range.hi) return std::nullopt;
     return range.decide(linear.bound, linear.value);

@@ -1,6 +1,7 @@
 #include "passes/linear_form.h"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,8 +33,10 @@ class Atom {
   const std::pair<const std::string, Expr> *entry_;
 };
 
-// A product of atoms, sorted by their text; empty for the constant term.
-using Monomial = std::vector<Atom>;
+// A product of atoms, sorted by their text; empty for the constant term. Most
+// have one or two atoms: those are stored inline (a polynomial is rebuilt many
+// times over, and its monomials with it).
+using Monomial = boost::container::small_vector<Atom, 2>;
 // Monomial -> coefficient, without zero coefficients. Coefficients are exact
 // for INDEX and, for a fixed-width dtype, the signed representative of the
 // residue modulo 2^n (so that products of two of them fit in 128 bits).

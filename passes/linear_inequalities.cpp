@@ -248,6 +248,19 @@ std::optional<Int> LinearInequalities::upper_bound(const LinearTerms &terms) con
   return self.search(terms.coefficients, known, kMaxEliminations);
 }
 
+LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) const {
+  if (terms.coefficients.empty()) return Bounds{Int(0), Int(0)};
+  LinearInequalities self = *this;
+  self.atoms_.insert(terms.atoms.begin(), terms.atoms.end());
+  const std::vector<Inequality> known = self.with_atom_facts(self.atoms_);
+  Bounds out;
+  out.upper = self.search(terms.coefficients, known, kMaxEliminations);
+  std::map<std::string, Int> negated = terms.coefficients;
+  for (auto &term : negated) term.second = -term.second;
+  if (std::optional<Int> negated_upper = self.search(negated, known, kMaxEliminations)) out.lower = -*negated_upper;
+  return out;
+}
+
 std::optional<Int> LinearInequalities::lower_bound(const LinearTerms &terms) const {
   LinearTerms negated = terms;
   for (auto &term : negated.coefficients) term.second = -term.second;

@@ -51,6 +51,12 @@ class LinearInequalities {
   // The least upper (greatest lower) bound of sum(terms) the search finds.
   std::optional<Int> upper_bound(const LinearTerms &terms) const;
   std::optional<Int> lower_bound(const LinearTerms &terms) const;
+  // Both at once, as upper_bound then lower_bound find them: the facts of the
+  // atoms (the same for sum(terms) and its negation) are gathered once.
+  struct Bounds {
+    std::optional<Int> lower, upper;
+  };
+  Bounds bounds(const LinearTerms &terms) const;
 
  private:
   struct Inequality {
