@@ -21,6 +21,9 @@ namespace {
 // expression so far are added. A round that adds nothing new ends the loop.
 constexpr int kLinearRounds = 3;
 
+// The largest e-graph (in e-nodes) whose storage the next case reuses.
+constexpr std::size_t kKeptNodes = 1024;
+
 bool is_normalizable(const Expr &expr) {
   switch (expr.op()) {
     case Op::Add:
@@ -230,6 +233,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // anew for each (the e-graph's state is all cleared: results are the same as with a
   // fresh one).
   thread_local EGraph egraph;
+  // Clearing costs as much as the storage kept is big (the node table is swept
+  // slot by slot): after a case that grew the e-graph past kKeptNodes, every small
+  // case that follows would pay for it. A fresh e-graph replaces such a one.
+  if (egraph.num_nodes() > kKeptNodes) egraph = EGraph();
   egraph.clear();
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
