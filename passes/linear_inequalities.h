@@ -65,6 +65,10 @@ class LinearInequalities {
   };
   std::optional<Int> search(const std::map<std::string, Int> &form, const std::vector<Inequality> &known,
                             int depth) const;
+  // search() with no inequality known: the sum of each term's bound by its atom's
+  // interval (the same intervals asked for, in the same order).
+  std::optional<Int> interval_sum(const std::map<std::string, Int> &form,
+                                  const std::map<std::string, Expr> &atoms) const;
   // The facts of `atom` (see the header comment) appended to `out`.
   // `atoms` gains the atoms the facts mention.
   void atom_facts(const Expr &atom, const std::vector<Inequality> &known, std::vector<Inequality> &out,
