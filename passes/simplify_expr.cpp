@@ -61,17 +61,10 @@ using IntervalAnswers = std::vector<std::pair<Expr, Interval>>;
 // normal forms add it anyway. With `answers`, each question and its answer is
 // recorded there. The quotient and remainder modes are made when first needed:
 // most expressions have no quotient, and a normalizer is not free to make.
-struct LinearForms {
+class LinearForms {
+ public:
   explicit LinearForms(EGraph &egraph, IntervalAnswers *answers = nullptr)
-      : egraph_(egraph), answers_(answers), plain(LinearMode::Plain, bounds_in(egraph, answers)) {}
-  LinearNormalizer &div_form() {
-    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, answers_));
-    return *div_form_;
-  }
-  LinearNormalizer &mod_form() {
-    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, answers_));
-    return *mod_form_;
-  }
+      : plain(LinearMode::Plain, bounds_in(egraph, answers)), egraph_(egraph), answers_(answers) {}
   static BoundsOracle bounds_in(EGraph &egraph, IntervalAnswers *answers = nullptr) {
     if (!answers) return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
     return [&egraph, answers](const Expr &expr) {
@@ -80,15 +73,20 @@ struct LinearForms {
       return interval;
     };
   }
+  LinearNormalizer &div_form() {
+    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, answers_));
+    return *div_form_;
+  }
+  LinearNormalizer &mod_form() {
+    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, answers_));
+    return *mod_form_;
+  }
+
+  LinearNormalizer plain;
 
  private:
   EGraph &egraph_;
   IntervalAnswers *answers_;
-
- public:
-  LinearNormalizer plain;
-
- private:
   std::optional<LinearNormalizer> div_form_;
   std::optional<LinearNormalizer> mod_form_;
 };
