@@ -22,7 +22,11 @@ Extraction extract_best(const EGraph& egraph, const CostProfile& profile, ClassI
     result.selection = std::move(dag.selection);
     return result;
   }
-  TreeExtractor tree(egraph, profile);
+  return extract_tree(egraph, profile, TreeExtractor(egraph, profile), root);
+}
+
+Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root) {
+  Extraction result;
   result.selection = tree.selection();
   result.cost = selection_cost(egraph, profile, result.selection, root);
   if (result.cost.usable) result.expr = selection_expr(egraph, result.selection, root);

@@ -12,6 +12,7 @@
 #include "egraph/egraph.h"
 #include "extract/cost.h"
 #include "extract/dag_extractor.h"
+#include "extract/extractor.h"
 #include "extract/selection.h"
 
 namespace eqsat {
@@ -35,5 +36,9 @@ struct Extraction {
 
 Extraction extract_best(const EGraph& egraph, const CostProfile& profile, ClassId root,
                         const ExtractOptions& options = {});
+
+// The tree extractor's answer, from one already made over `egraph` (as it is) with
+// `profile`: what extract_best gives with ExtractorKind::Tree.
+Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root);
 
 }  // namespace eqsat

@@ -1,6 +1,9 @@
 #include "ir/int128.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
 
 namespace eqsat {
 
@@ -24,6 +27,9 @@ std::optional<Int> checked_mul(Int a, Int b) {
 
 std::string to_string(Int value) {
   if (value == 0) return "0";
+  // Most values fit in 64 bits, where the digits need no 128-bit division.
+  if (value >= std::numeric_limits<int64_t>::min() && value <= std::numeric_limits<int64_t>::max())
+    return std::to_string(static_cast<long long>(value));
   bool negative = value < 0;
   // Work on the unsigned magnitude so that the minimum value does not overflow.
   UInt magnitude = negative ? UInt(0) - UInt(value) : UInt(value);

@@ -11,6 +11,8 @@
 // full (`const(3, INT8) + 4`), which then fixes the dtype for the others.
 #include "ir/print.h"
 
+#include <array>
+#include <cassert>
 #include <cmath>
 #include <span>
 #include <string_view>
@@ -79,6 +81,11 @@ struct Context {
   bool must_fix = false;        // the subtree must fix its own dtype (for its siblings)
 };
 
+// The contexts of a node's operands (no operation has more than three): on the
+// stack, as the printer visits every node.
+constexpr std::size_t kMaxArity = 3;
+using OperandContexts = std::array<Context, kMaxArity>;
+
 struct Printed {
   std::string text;
   Prec prec;  // how tightly the text binds: parenthesise when below what the parent needs
@@ -113,7 +120,7 @@ class Printer {
       default:
         break;
     }
-    const std::vector<Context> contexts = operand_contexts(e, context);
+    const OperandContexts contexts = operand_contexts(e, context);
     if (info.is_call) return call(e, contexts);
     if (info.arity == 1) return prefix(e, contexts[0]);
     return infix(e, contexts);
@@ -134,17 +141,19 @@ class Printer {
   }
 
   // The context of each operand, mirroring how the parser types them.
-  std::vector<Context> operand_contexts(const Expr& e, const Context& context) {
-    std::vector<Context> contexts(e.args().size());
+  OperandContexts operand_contexts(const Expr& e, const Context& context) {
+    assert(e.args().size() <= kMaxArity);
+    OperandContexts contexts{};
+    const std::size_t arity = e.args().size();
     if (is_logic(e.op())) {
-      for (Context& c : contexts) c.pushed = DType::Bool;
+      for (std::size_t i = 0; i < arity; ++i) contexts[i].pushed = DType::Bool;
       return contexts;
     }
     const std::span<const Expr> together = typed_together(e);
     const std::size_t first = e.args().size() - together.size();  // skips select's condition
     if (first == 1) contexts[0].pushed = DType::Bool;
     const DType dtype = together[0].dtype();
-    for (std::size_t i = first; i < contexts.size(); ++i) contexts[i].pushed = dtype;
+    for (std::size_t i = first; i < arity; ++i) contexts[i].pushed = dtype;
 
     bool fixed = false;
     for (const Expr& arg : together) fixed = fixed || fixes_own_dtype(arg, fixes_memo_);
@@ -157,7 +166,7 @@ class Printer {
     return contexts;
   }
 
-  Printed call(const Expr& e, const std::vector<Context>& contexts) {
+  Printed call(const Expr& e, const OperandContexts& contexts) {
     std::string text = std::string(op_info(e.op()).symbol) + "(";
     for (std::size_t i = 0; i < e.args().size(); ++i) {
       if (i > 0) text += ", ";
@@ -179,7 +188,7 @@ class Printer {
 
   // Left-associative: the right operand must bind tighter. Comparisons do not chain
   // in our trees (a Python chain means `and`), so both of their operands must.
-  Printed infix(const Expr& e, const std::vector<Context>& contexts) {
+  Printed infix(const Expr& e, const OperandContexts& contexts) {
     const OpInfo& info = op_info(e.op());
     const Prec left_needs = is_comparison(e.op()) ? tighter(info.prec) : info.prec;
     return {within(print(e.arg(0), contexts[0]), left_needs) + " " + std::string(info.symbol) + " " +

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -99,7 +100,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   LinearTerms reduced;
   for (const auto &[text, coefficient] : terms) {
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += print(Expr::constant(Value::integer(DType::Index, scaled))) + "*(" + text + ")+";
+    form += to_string(scaled) + "*(" + text + ")+";  // as print writes an INDEX constant
     reduced.coefficients.emplace(text, scaled);
     reduced.atoms.emplace(text, linear.atoms.at(text));
   }
@@ -213,9 +214,25 @@ std::optional<Expr> negated(const Expr &expr) {
 // The context: BOOL terms known true or false, and bounds on linear forms.
 // ---------------------------------------------------------------------------
 
+// read_comparison's answers by node, for one substitution: the operands of a
+// chain are read as facts once for every other operand, and decided again in
+// each context.
+class ComparisonReader {
+ public:
+  const std::optional<LinearFact> &read(const Expr &expr) {
+    auto it = read_.find(expr.identity());
+    if (it == read_.end()) it = read_.emplace(expr.identity(), std::make_pair(expr, read_comparison(expr))).first;
+    return it->second.second;
+  }
+
+ private:
+  std::unordered_map<const void *, std::pair<Expr, std::optional<LinearFact>>> read_;  // keeps each node alive
+};
+
 class Context {
  public:
-  explicit Context(BoundsOracle bounds) : inequalities_(std::move(bounds)) {}
+  // `reader` outlives the context and its copies.
+  Context(BoundsOracle bounds, ComparisonReader &reader) : reader_(&reader), inequalities_(std::move(bounds)) {}
 
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
@@ -228,7 +245,7 @@ class Context {
       return;
     }
     known_.emplace_back(fact, value);
-    if (std::optional<LinearFact> linear = read_comparison(fact)) {
+    if (const std::optional<LinearFact> &linear = reader_->read(fact); linear) {
       Bound bound = value ? linear->bound : negated(linear->bound);
       Int v = linear->value;
       if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
@@ -240,12 +257,14 @@ class Context {
 
   // The value of the BOOL term `expr` where the facts hold, if they decide it.
   std::optional<bool> decide(const Expr &expr) const {
-    std::optional<Expr> negation = negated(expr);
-    for (const auto &[fact, value] : known_) {
-      if (fact == expr) return value;
-      if (negation && fact == *negation) return !value;
+    if (!known_.empty()) {
+      std::optional<Expr> negation = negated(expr);
+      for (const auto &[fact, value] : known_) {
+        if (fact == expr) return value;
+        if (negation && fact == *negation) return !value;
+      }
     }
-    if (std::optional<LinearFact> linear = read_comparison(expr)) {
+    if (const std::optional<LinearFact> &linear = reader_->read(expr); linear) {
       auto range = ranges_.find(linear->form);
       if (range != ranges_.end())
         if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
@@ -345,8 +364,9 @@ class Context {
 
   std::optional<bool> bounded(const LinearFact &linear) const {
     Range range;
-    if (std::optional<Int> hi = inequalities_.upper_bound(linear.terms)) range.add(Bound::Le, *hi);
-    if (std::optional<Int> lo = inequalities_.lower_bound(linear.terms)) range.add(Bound::Ge, *lo);
+    const LinearInequalities::Bounds bounds = inequalities_.bounds(linear.terms);
+    if (bounds.upper) range.add(Bound::Le, *bounds.upper);
+    if (bounds.lower) range.add(Bound::Ge, *bounds.lower);
     // Contradictory facts (lo > hi) hold nowhere: nothing is concluded from them.
     if (range.lo && range.hi && *range.lo > *range.hi) return std::nullopt;
     return range.decide(linear.bound, linear.value);
@@ -405,6 +425,7 @@ class Context {
     }
   }
 
+  ComparisonReader *reader_;
   std::vector<std::pair<Expr, bool>> known_;
   std::map<std::string, Range> ranges_;
   LinearInequalities inequalities_;
@@ -554,10 +575,24 @@ Expr rewrite(const Expr &expr, const Context &context) {
   return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
 }
 
+// Whether `rewrite` asks the context anything about `expr`: it does about BOOL
+// subterms, truncating divisions and remainders, and integer min/max only.
+bool asks_context(const Expr &expr) {
+  const Op op = expr.op();
+  if (expr.dtype() == DType::Bool || op == Op::TruncDiv || op == Op::TruncMod || op == Op::Min || op == Op::Max)
+    return true;
+  for (const Expr &arg : expr.args())
+    if (asks_context(arg)) return true;
+  return false;
+}
+
 }  // namespace
 
 Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds) {
-  Context context(std::move(bounds));
+  // Nothing known and nothing asked: nothing is decided.
+  if (assumptions.empty() && !asks_context(expr)) return expr;
+  ComparisonReader reader;
+  Context context(std::move(bounds), reader);
   for (const Expr &assumption : assumptions) context.assume(assumption, true);
   return rewrite(expr, context);
 }

@@ -1,6 +1,7 @@
 #include "passes/linear_form.h"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,9 +16,27 @@ namespace eqsat {
 
 namespace {
 
-// A product of atoms, by the atoms' printed text, sorted; empty for the
-// constant term.
-using Monomial = std::vector<std::string>;
+// An atom of the normal form: a subterm that is not + - * (or a quotient the
+// normal form writes), interned by its printed text. Atoms order by that text,
+// so the normal form does not depend on where they are stored; one text is one
+// atom (the normalizer's table holds it once), so equality is that of the entry.
+class Atom {
+ public:
+  explicit Atom(const std::pair<const std::string, Expr> &entry) : entry_(&entry) {}
+  const std::string &text() const { return entry_->first; }
+  // The term first interned with this text.
+  const Expr &expr() const { return entry_->second; }
+  friend bool operator==(Atom a, Atom b) { return a.entry_ == b.entry_; }
+  friend bool operator<(Atom a, Atom b) { return a.entry_ != b.entry_ && a.text() < b.text(); }
+
+ private:
+  const std::pair<const std::string, Expr> *entry_;
+};
+
+// A product of atoms, sorted by their text; empty for the constant term. Most
+// have one or two atoms: those are stored inline (a polynomial is rebuilt many
+// times over, and its monomials with it).
+using Monomial = boost::container::small_vector<Atom, 2>;
 // Monomial -> coefficient, without zero coefficients. Coefficients are exact
 // for INDEX and, for a fixed-width dtype, the signed representative of the
 // residue modulo 2^n (so that products of two of them fit in 128 bits).
@@ -386,9 +405,16 @@ class Normalizer {
 
   Poly atom(const Expr &expr) {
     Expr normal = with_normal_args(expr);
-    std::string key = print(normal);
-    atoms_.emplace(key, normal);
-    return Poly{{Monomial{std::move(key)}, 1}};
+    return Poly{{Monomial{intern(normal)}, 1}};
+  }
+
+  // The atom of `term`, by its printed text (remembered by node: the same
+  // subterm is read again for every sum around it).
+  Atom intern(const Expr &term) {
+    if (auto it = printed_.find(term.identity()); it != printed_.end()) return it->second.second;
+    const Atom atom(*atoms_.emplace(print(term), term).first);
+    printed_.emplace(term.identity(), std::make_pair(term, atom));  // keeps term alive: its address stays unique
+    return atom;
   }
 
   // The polynomial of an expression of integer dtype t.
@@ -441,8 +467,8 @@ class Normalizer {
 
   // --- Writing a polynomial back. ---
   Expr monomial_expr(const Monomial &monomial, DType t) const {
-    Expr out = atoms_.at(monomial.front());
-    for (std::size_t i = 1; i < monomial.size(); ++i) out = Expr::make(Op::Mul, t, {out, atoms_.at(monomial[i])});
+    Expr out = monomial.front().expr();
+    for (std::size_t i = 1; i < monomial.size(); ++i) out = Expr::make(Op::Mul, t, {out, monomial[i].expr()});
     return out;
   }
   static Expr constant(DType t, Int v) { return Expr::constant(Value::integer(t, v)); }
@@ -662,11 +688,10 @@ class Normalizer {
                        op, DType::Index,
                        {from_poly(scaled(DType::Index, numerator, -1), DType::Index), constant(DType::Index, -divisor)})
                  : Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
-    std::string key = print(e);
-    atoms_.emplace(key, e);
+    const Atom key = intern(e);
     if (op == Op::FloorDiv) quotients_.emplace(key, std::make_pair(numerator, divisor));
     if (op == Op::FloorMod && !negated) remainders_.emplace(key, std::make_pair(numerator, divisor));
-    return Poly{{Monomial{std::move(key)}, negated && op == Op::FloorMod ? -1 : 1}};
+    return Poly{{Monomial{key}, negated && op == Op::FloorMod ? -1 : 1}};
   }
 
   // p has a non-constant term and every non-constant coefficient is negative.
@@ -814,10 +839,9 @@ class Normalizer {
       divisor = *combined;
     }
     Expr e = Expr::make(op, DType::Index, {from_poly(numerator, DType::Index), constant(DType::Index, divisor)});
-    std::string key = print(e);
-    atoms_.emplace(key, e);
+    const Atom key = intern(e);
     if (op == Op::TruncDiv) trunc_quotients_.emplace(key, std::make_pair(numerator, divisor));
-    return Poly{{Monomial{std::move(key)}, 1}};
+    return Poly{{Monomial{key}, 1}};
   }
 
   // p with each remainder term k * (M % m), c dividing m, replaced by k * M:
@@ -958,10 +982,9 @@ class Normalizer {
   Poly symbolic_atom(Op op, const Poly &n, const Poly &d) {
     const DType t = DType::Index;
     Expr e = Expr::make(op, t, {from_poly(n, t), from_poly(d, t)});
-    std::string key = print(e);
-    atoms_.emplace(key, e);
+    const Atom key = intern(e);
     if (op == Op::FloorDiv) symbolic_quotients_.emplace(key, std::make_pair(n, d));
-    return Poly{{Monomial{std::move(key)}, 1}};
+    return Poly{{Monomial{key}, 1}};
   }
 
   std::optional<Poly> symbolic_divmod_poly(const Expr &expr) {
@@ -1095,7 +1118,7 @@ class Normalizer {
   // k * m with m = q * D * rest, q = N // D a symbolic quotient whose divisor
   // D is one term c * M, c dividing k: (k/c) * rest * (N - N % D).
   std::optional<Poly> symbolic_mod_form(const Monomial &monomial, Int k) {
-    for (const std::string &factor : monomial) {
+    for (const Atom factor : monomial) {
       auto it = symbolic_quotients_.find(factor);
       if (it == symbolic_quotients_.end() || it->second.second.size() != 1) continue;
       const auto &[divisor_monomial, c] = *it->second.second.begin();
@@ -1114,9 +1137,9 @@ class Normalizer {
   }
 
   // --- Folding by bounds (only with an oracle; see BoundsOracle). ---
-  Interval atom_interval(const std::string &key) {
+  Interval atom_interval(Atom key) {
     if (auto it = atom_bounds_.find(key); it != atom_bounds_.end()) return it->second;
-    Interval out = bounds_(atoms_.at(key));
+    Interval out = bounds_(key.expr());
     atom_bounds_.emplace(key, out);
     return out;
   }
@@ -1127,7 +1150,7 @@ class Normalizer {
     Interval total = Interval::point(0);
     for (const auto &[monomial, k] : p) {
       Interval term = Interval::point(k);
-      for (const std::string &atom : monomial) {
+      for (const Atom atom : monomial) {
         const Interval factors[] = {term, atom_interval(atom)};
         term = interval_of(Op::Mul, DType::Index, DType::Index, factors);
       }
@@ -1275,17 +1298,20 @@ class Normalizer {
 
   LinearMode mode_;
   BoundsOracle bounds_;
-  std::map<std::string, Interval> atom_bounds_;
+  std::map<Atom, Interval> atom_bounds_;
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
+  // The atoms, by printed text: an Atom points at its entry (map entries stay put).
   std::map<std::string, Expr> atoms_;
+  // The atom of each term printed so far, by node.
+  std::unordered_map<const void *, std::pair<Expr, Atom>> printed_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
-  std::map<std::string, std::pair<Poly, Int>> quotients_;
+  std::map<Atom, std::pair<Poly, Int>> quotients_;
   // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.
-  std::map<std::string, std::pair<Poly, Int>> trunc_quotients_;
+  std::map<Atom, std::pair<Poly, Int>> trunc_quotients_;
   // The atoms that are remainders `N % m` (m > 0): their numerator and divisor.
-  std::map<std::string, std::pair<Poly, Int>> remainders_;
+  std::map<Atom, std::pair<Poly, Int>> remainders_;
   // The atoms that are quotients `N // D` by a symbolic D.
-  std::map<std::string, std::pair<Poly, Poly>> symbolic_quotients_;
+  std::map<Atom, std::pair<Poly, Poly>> symbolic_quotients_;
 };
 
 }  // namespace

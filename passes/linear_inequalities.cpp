@@ -248,6 +248,77 @@ std::optional<Int> LinearInequalities::upper_bound(const LinearTerms &terms) con
   return self.search(terms.coefficients, known, kMaxEliminations);
 }
 
+namespace {
+
+// Whether atom_facts gives `atom` no fact (then only its interval bounds it).
+bool has_no_facts(const Expr &atom) {
+  if (atom.dtype() != DType::Index) return true;
+  switch (atom.op()) {
+    case Op::Max:
+    case Op::Min:
+    case Op::FloorMod:
+    case Op::FloorDiv:
+    case Op::Mul:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+std::optional<Int> LinearInequalities::interval_sum(const std::map<std::string, Int> &form,
+                                                    const std::map<std::string, Expr> &atoms) const {
+  if (form.empty()) return Int(0);
+  if (!bounds_) return std::nullopt;
+  // search() bounds the first atom by its interval and the rest recursively,
+  // stopping at the first atom without one: a1 + (a2 + (... + (an + 0))).
+  std::vector<Int> terms;
+  for (const auto &[key, coefficient] : form) {
+    auto atom = atoms.find(key);
+    if (atom == atoms.end()) return std::nullopt;
+    const Interval interval = bounds_(atom->second);
+    const std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
+    if (!side) return std::nullopt;
+    const std::optional<Int> scaled = checked_mul(coefficient, *side);
+    if (!scaled) return std::nullopt;
+    terms.push_back(*scaled);
+  }
+  Int total = 0;
+  for (auto it = terms.rbegin(); it != terms.rend(); ++it) {
+    const std::optional<Int> sum = checked_add(*it, total);
+    if (!sum) return std::nullopt;
+    total = *sum;
+  }
+  return total;
+}
+
+LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) const {
+  if (terms.coefficients.empty()) return Bounds{Int(0), Int(0)};
+  // Nothing known and no atom with facts of its own (the common case: a
+  // comparison of sums of variables with no assumption): the search is a sum of
+  // the atoms' interval bounds, computed without copying the inequalities.
+  if (inequalities_.empty() && atoms_.empty() &&
+      std::all_of(terms.atoms.begin(), terms.atoms.end(),
+                  [](const auto &entry) { return has_no_facts(entry.second); })) {
+    Bounds out;
+    out.upper = interval_sum(terms.coefficients, terms.atoms);
+    std::map<std::string, Int> negated = terms.coefficients;
+    for (auto &term : negated) term.second = -term.second;
+    if (std::optional<Int> negated_upper = interval_sum(negated, terms.atoms)) out.lower = -*negated_upper;
+    return out;
+  }
+  LinearInequalities self = *this;
+  self.atoms_.insert(terms.atoms.begin(), terms.atoms.end());
+  const std::vector<Inequality> known = self.with_atom_facts(self.atoms_);
+  Bounds out;
+  out.upper = self.search(terms.coefficients, known, kMaxEliminations);
+  std::map<std::string, Int> negated = terms.coefficients;
+  for (auto &term : negated) term.second = -term.second;
+  if (std::optional<Int> negated_upper = self.search(negated, known, kMaxEliminations)) out.lower = -*negated_upper;
+  return out;
+}
+
 std::optional<Int> LinearInequalities::lower_bound(const LinearTerms &terms) const {
   LinearTerms negated = terms;
   for (auto &term : negated.coefficients) term.second = -term.second;

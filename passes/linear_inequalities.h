@@ -51,6 +51,12 @@ class LinearInequalities {
   // The least upper (greatest lower) bound of sum(terms) the search finds.
   std::optional<Int> upper_bound(const LinearTerms &terms) const;
   std::optional<Int> lower_bound(const LinearTerms &terms) const;
+  // Both at once, as upper_bound then lower_bound find them: the facts of the
+  // atoms (the same for sum(terms) and its negation) are gathered once.
+  struct Bounds {
+    std::optional<Int> lower, upper;
+  };
+  Bounds bounds(const LinearTerms &terms) const;
 
  private:
   struct Inequality {
@@ -59,6 +65,10 @@ class LinearInequalities {
   };
   std::optional<Int> search(const std::map<std::string, Int> &form, const std::vector<Inequality> &known,
                             int depth) const;
+  // search() with no inequality known: the sum of each term's bound by its atom's
+  // interval (the same intervals asked for, in the same order).
+  std::optional<Int> interval_sum(const std::map<std::string, Int> &form,
+                                  const std::map<std::string, Expr> &atoms) const;
   // The facts of `atom` (see the header comment) appended to `out`.
   // `atoms` gains the atoms the facts mention.
   void atom_facts(const Expr &atom, const std::vector<Inequality> &known, std::vector<Inequality> &out,

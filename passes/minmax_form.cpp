@@ -67,8 +67,12 @@ struct Linear {
   // The terms without the constant, as text: which operand is written first.
   std::string shape() const {
     std::string out;
-    for (const auto &[text, term] : terms)
-      out += print(Expr::constant(Value::integer(DType::Index, term.second))) + "*" + text + ";";
+    for (const auto &[text, term] : terms) {
+      out += to_string(term.second);  // as print writes an INDEX constant
+      out += '*';
+      out += text;
+      out += ';';
+    }
     return out;
   }
 };
@@ -152,7 +156,15 @@ class MinMaxOffsets {
       atom = expr.op() == Op::Mul ? with_rewritten_args(expr) : rewrite(expr);
       if (is_ring_op(atom.op()) && expr.op() != Op::Mul) return read(atom, scale, out, false);
     }
-    out.add_term(print(atom), atom, scale);
+    out.add_term(printed(atom), atom, scale);
+  }
+
+  // print(atom), remembered by node: a subterm is read again for every sum and
+  // chain around it.
+  const std::string &printed(const Expr &atom) {
+    auto it = printed_.find(atom.identity());
+    if (it == printed_.end()) it = printed_.emplace(atom.identity(), std::make_pair(atom, print(atom))).first;
+    return it->second.second;
   }
 
   Expr with_rewritten_args(const Expr &expr) {
@@ -250,11 +262,17 @@ class MinMaxOffsets {
     common.constant = constants_ == MinMaxConstants::MoveOut ? kept[first].constant : 0;
     moved_constant_ = moved_constant_ || common.constant != 0;
     for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
-    // In a canonical order, so that equal chains are written alike.
-    std::stable_sort(kept.begin(), kept.end(), [](const Linear &l, const Linear &r) {
-      const std::string ls = l.shape(), rs = r.shape();
-      return ls != rs ? ls < rs : l.constant < r.constant;
+    // In a canonical order, so that equal chains are written alike (each
+    // operand's shape computed once).
+    std::vector<std::pair<std::string, std::size_t>> order;
+    for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(kept[i].shape(), i);
+    std::stable_sort(order.begin(), order.end(), [&](const auto &l, const auto &r) {
+      return l.first != r.first ? l.first < r.first : kept[l.second].constant < kept[r.second].constant;
     });
+    std::vector<Linear> sorted;
+    sorted.reserve(kept.size());
+    for (const auto &[shape, i] : order) sorted.push_back(std::move(kept[i]));
+    kept = std::move(sorted);
     Expr chain = write_chain(op, std::move(kept));
     if (common.terms.empty() && common.constant == 0) return chain;
     return Expr::make(Op::Add, DType::Index, {chain, write(common)});
@@ -415,6 +433,7 @@ class MinMaxOffsets {
   MinMaxConstants constants_;
   bool moved_constant_ = false;  // whether the constants made a difference (see the header)
   std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;
+  std::unordered_map<const void *, std::pair<Expr, std::string>> printed_;  // keeps each node alive
 };
 
 bool has_index_minmax(const Expr &expr) {

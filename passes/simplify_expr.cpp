@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "extract/extract.h"
@@ -19,6 +20,9 @@ namespace {
 // Rounds of saturation between which the linear normal forms of the best
 // expression so far are added. A round that adds nothing new ends the loop.
 constexpr int kLinearRounds = 3;
+
+// The largest e-graph (in e-nodes) whose storage the next case reuses.
+constexpr std::size_t kKeptNodes = 1024;
 
 bool is_normalizable(const Expr &expr) {
   switch (expr.op()) {
@@ -47,21 +51,44 @@ bool is_normalizable(const Expr &expr) {
   }
 }
 
+// The questions a pass of the linear forms asked the e-graph about intervals, in
+// order, with the answers it got.
+using IntervalAnswers = std::vector<std::pair<Expr, Interval>>;
+
 // The normal forms fold by bounds too (BoundsOracle): a subterm's interval is
 // its class's, under the facts asserted into the e-graph. A subterm the e-graph
 // does not hold yet is added (its interval computed from its children's); the
-// normal forms add it anyway.
-struct LinearForms {
-  explicit LinearForms(EGraph &egraph)
-      : plain(LinearMode::Plain, bounds_in(egraph)),
-        div_form(LinearMode::DivForm, bounds_in(egraph)),
-        mod_form(LinearMode::ModForm, bounds_in(egraph)) {}
-  static BoundsOracle bounds_in(EGraph &egraph) {
-    return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+// normal forms add it anyway. With `answers`, each question and its answer is
+// recorded there. The quotient and remainder modes are made when first needed:
+// most expressions have no quotient, and a normalizer is not free to make.
+class LinearForms {
+ public:
+  explicit LinearForms(EGraph &egraph, IntervalAnswers *answers = nullptr)
+      : plain(LinearMode::Plain, bounds_in(egraph, answers)), egraph_(egraph), answers_(answers) {}
+  static BoundsOracle bounds_in(EGraph &egraph, IntervalAnswers *answers = nullptr) {
+    if (!answers) return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
+    return [&egraph, answers](const Expr &expr) {
+      const Interval interval = egraph.data(egraph.add_expr(expr)).interval;
+      answers->emplace_back(expr, interval);
+      return interval;
+    };
   }
+  LinearNormalizer &div_form() {
+    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, answers_));
+    return *div_form_;
+  }
+  LinearNormalizer &mod_form() {
+    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, answers_));
+    return *mod_form_;
+  }
+
   LinearNormalizer plain;
-  LinearNormalizer div_form;
-  LinearNormalizer mod_form;
+
+ private:
+  EGraph &egraph_;
+  IntervalAnswers *answers_;
+  std::optional<LinearNormalizer> div_form_;
+  std::optional<LinearNormalizer> mod_form_;
 };
 
 // A quotient or remainder, floor or truncating: the modes of the linear form write
@@ -83,9 +110,12 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool
   // so the plain one is enough. So it is for an and/or chain, combined the same
   // way in every mode.
   const bool plain_only = !divmod || expr.op() == Op::And || expr.op() == Op::Or;
-  for (LinearNormalizer *normalizer : {&forms.plain, &forms.div_form, &forms.mod_form}) {
-    if (plain_only && normalizer != &forms.plain) break;
-    Expr normal = normalizer->normalize(expr);
+  for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
+    if (plain_only && mode != LinearMode::Plain) break;
+    LinearNormalizer &normalizer = mode == LinearMode::Plain     ? forms.plain
+                                   : mode == LinearMode::DivForm ? forms.div_form()
+                                                                 : forms.mod_form();
+    Expr normal = normalizer.normalize(expr);
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
@@ -94,11 +124,48 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool
   return divmod;
 }
 
-// Returns whether any class changed.
-bool add_linear_forms(EGraph &egraph, const Expr &expr) {
-  LinearForms forms(egraph);
+// An expression whose linear forms are in the e-graph, with the interval
+// questions their pass asked.
+struct LinearFormed {
+  Expr expr;
+  IntervalAnswers answers;
+};
+
+// Returns whether any class changed. `formed` lists the expressions given their
+// linear forms before, in this e-graph.
+//
+// A pass over an expression already given its forms is a function of the
+// expression and of the answers to its interval questions. When the e-graph
+// still gives every answer that pass got (the same questions are asked, in the
+// same order, the same forms come out), it would add only terms the e-graph
+// holds and merge only classes already merged: it is skipped. Asking again adds
+// nothing (each question's term is in the e-graph since it was asked). Between
+// rounds the best expression is often one already formed (the input itself),
+// with intervals the saturation did not narrow.
+bool add_linear_forms(EGraph &egraph, const Expr &expr, std::vector<LinearFormed> &formed) {
+  auto same = [&](const LinearFormed &f) { return f.expr == expr; };
+  auto before = std::find_if(formed.begin(), formed.end(), same);
+  if (before != formed.end()) {
+    bool unchanged = true;
+    for (const auto &[question, answer] : before->answers) {
+      if (!(egraph.data(egraph.add_expr(question)).interval == answer)) {
+        unchanged = false;
+        break;
+      }
+    }
+    if (unchanged) return false;
+  }
+  IntervalAnswers answers;
   bool changed = false;
-  add_linear_forms(egraph, forms, expr, changed);
+  {
+    LinearForms forms(egraph, &answers);
+    add_linear_forms(egraph, forms, expr, changed);
+  }
+  if (before != formed.end()) {
+    before->answers = std::move(answers);
+  } else {
+    formed.push_back(LinearFormed{expr, std::move(answers)});
+  }
   return changed;
 }
 
@@ -164,6 +231,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // anew for each (the e-graph's state is all cleared: results are the same as with a
   // fresh one).
   thread_local EGraph egraph;
+  // Clearing costs as much as the storage kept is big (the node table is swept
+  // slot by slot): after a case that grew the e-graph past kKeptNodes, every small
+  // case that follows would pay for it. A fresh e-graph replaces such a one.
+  if (egraph.num_nodes() > kKeptNodes) egraph = EGraph();
   egraph.clear();
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
@@ -194,8 +265,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   }
   // Normal forms are rewriting too: a run allowed no iteration gets none.
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
+  // The expressions whose linear forms are in the e-graph.
+  std::vector<LinearFormed> linear_formed;
   if (linear_forms) {
-    add_linear_forms(egraph, input);
+    add_linear_forms(egraph, input, linear_formed);
     add_condition_forms(egraph, facts, input);
     add_divmod_conjunction_forms(egraph, input);
     add_minmax_forms(egraph, input);
@@ -217,6 +290,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // The limits hold for the whole simplification, over all its rounds.
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
+  // The tree extractor of the last round, while the e-graph is as it was when it
+  // was made (no node added since, no class merged): the final extraction is then
+  // read from it rather than computed again.
+  std::optional<TreeExtractor> unchanged_since;
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -224,10 +301,12 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
         report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
       break;
-    Extracted best = TreeExtractor(egraph, costs).extract(root);
+    unchanged_since.emplace(egraph, costs);
+    const std::size_t nodes = egraph.num_nodes();
+    Extracted best = unchanged_since->extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
     if (!best.expr.valid()) break;
-    const bool linear_changed = add_linear_forms(egraph, best.expr);
+    const bool linear_changed = add_linear_forms(egraph, best.expr, linear_formed);
     // The condition, conjunction and min/max forms are functions of the expression
     // (and the facts) alone: for one already given them (often the input itself is
     // still the best), they would add and merge only what is there.
@@ -240,11 +319,19 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
       minmax_changed = add_minmax_forms(egraph, best.expr);
       formed.push_back(best.expr);
     }
-    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) break;
+    // Nothing merged and, when no node was added either, the e-graph is the one
+    // extracted from.
+    if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) {
+      if (egraph.num_nodes() != nodes) unchanged_since.reset();
+      break;
+    }
+    unchanged_since.reset();
     egraph.rebuild();
   }
 
-  Extraction best = extract_best(egraph, costs, root, options.extract);
+  Extraction best = unchanged_since && options.extract.kind == ExtractorKind::Tree
+                        ? extract_tree(egraph, costs, *unchanged_since, root)
+                        : extract_best(egraph, costs, root, options.extract);
   return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
