@@ -11,6 +11,7 @@
 #include "passes/divmod_conjunction.h"
 #include "passes/linear_form.h"
 #include "passes/minmax_form.h"
+#include "passes/stall_watch.h"
 
 namespace eqsat {
 
@@ -208,6 +209,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
+  // A run that only grows the e-graph past a size without improving the root stops
+  // there too (passes/stall_watch.h), reported as stalled.
+  StallWatch watch(costs, root, options.limits.max_nodes);
+  auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The rounds share one index of the rules (the caller's, if it has one).
   std::optional<RuleIndex> own_index;
   const RuleIndex *rule_index = options.rule_index;
@@ -220,9 +225,12 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest, rule_index));
+    RunReport run = run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, stop, rule_index);
+    if (run.stop_reason == StopReason::Minimal && watch.fired()) run.stop_reason = StopReason::Stalled;
+    accumulate(report, run);
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
-        report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
+        report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal ||
+        report.stop_reason == StopReason::Stalled)
       break;
     Extracted best = TreeExtractor(egraph, costs).extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.
