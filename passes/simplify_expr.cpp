@@ -209,8 +209,8 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
-  // A run that only grows the e-graph past a size without improving the root stops
-  // there too (passes/stall_watch.h), reported as stalled.
+  // So does a run whose last iterations did not improve the root (passes/stall_watch.h),
+  // reported as stalled.
   StallWatch watch(costs, root, options.limits.max_nodes);
   auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The rounds share one index of the rules (the caller's, if it has one).

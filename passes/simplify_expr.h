@@ -26,9 +26,9 @@ struct SimplifyOptions {
   // replaced by constants (passes/condition_context.h). Off only to see what the rules do alone (the
   // catalogue's examples show each rule by itself).
   bool linear_forms = true;
-  // Stop a saturation that grows past a twentieth of the node limit without making the
-  // expression cheaper (passes/stall_watch.h; reported as `stalled`). Off: such runs go
-  // on to a limit, as egg's do.
+  // Stop a saturation whose last iterations did not make the expression cheaper
+  // (passes/stall_watch.h; reported as `stalled`). Off: runs go on until they saturate
+  // or reach a limit, as egg's do.
   bool stop_when_stalled = true;
   // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.
   FastMath fast_math;
