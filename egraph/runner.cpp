@@ -26,6 +26,8 @@ std::string_view stop_reason_name(StopReason reason) {
       return "time-limit";
     case StopReason::Minimal:
       return "minimal";
+    case StopReason::Stalled:
+      return "stalled";
   }
   return "unknown";
 }

@@ -42,8 +42,9 @@ struct Scheduler {
 };
 
 // Minimal: the caller's goal is reached (run_rewrites' `reached`): more rewriting cannot
-// find a better form.
-enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Minimal };
+// find a better form. Stalled: the caller stopped a run that grew without making its
+// result better (run_rewrites never gives it; simplify_expr does, passes/stall_watch.h).
+enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Minimal, Stalled };
 std::string_view stop_reason_name(StopReason reason);  // "saturated", "iteration-limit", ...
 
 // One iteration: the e-graph at its start and what its search found.

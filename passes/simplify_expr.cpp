@@ -12,6 +12,7 @@
 #include "passes/divmod_conjunction.h"
 #include "passes/linear_form.h"
 #include "passes/minmax_form.h"
+#include "passes/stall_watch.h"
 
 namespace eqsat {
 
@@ -281,6 +282,10 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
+  // So does a run whose last iterations did not improve the root (passes/stall_watch.h),
+  // reported as stalled.
+  StallWatch watch(costs, root, options.limits.max_nodes);
+  auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The rounds share one index of the rules (the caller's, if it has one).
   std::optional<RuleIndex> own_index;
   const RuleIndex *rule_index = options.rule_index;
@@ -297,9 +302,12 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    accumulate(report, run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, root_is_cheapest, rule_index));
+    RunReport run = run_rewrites(egraph, rules, limits, {}, options.fast_math, 1, stop, rule_index);
+    if (run.stop_reason == StopReason::Minimal && watch.fired()) run.stop_reason = StopReason::Stalled;
+    accumulate(report, run);
     if (!linear_forms || round == kLinearRounds || report.stop_reason == StopReason::NodeLimit ||
-        report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal)
+        report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal ||
+        report.stop_reason == StopReason::Stalled)
       break;
     unchanged_since.emplace(egraph, costs);
     const std::size_t nodes = egraph.num_nodes();

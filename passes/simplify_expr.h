@@ -26,6 +26,10 @@ struct SimplifyOptions {
   // replaced by constants (passes/condition_context.h). Off only to see what the rules do alone (the
   // catalogue's examples show each rule by itself).
   bool linear_forms = true;
+  // Stop a saturation whose last iterations did not make the expression cheaper
+  // (passes/stall_watch.h; reported as `stalled`). Off: runs go on until they saturate
+  // or reach a limit, as egg's do.
+  bool stop_when_stalled = true;
   // The fast-math flags granted (ir/fast_math.h): rules needing others do not run.
   FastMath fast_math;
   // An index of the rules by the root of their left side (egraph/rule_index.h), built

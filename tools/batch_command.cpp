@@ -1,8 +1,9 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
-#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +12,6 @@
 #include <string>
 #include <system_error>
 #include <thread>
-#include <vector>
 
 #include "tools/batch.h"
 #include "tools/commands.h"
@@ -30,29 +30,62 @@ struct BatchFlags {
   CaseOptions case_options;
 };
 
-// Lines simplified together by the threads before their results are written (in input
-// order); large enough to keep every thread busy, small enough that a pipeline reading
-// the output sees results soon.
-constexpr std::size_t kLinesPerThread = 32;
+// Lines in flight at once per thread: read, being simplified, or done and waiting for
+// an earlier line to be written. Output is in input order, so a slow case holds back
+// the lines after it; the window is what the other threads may run ahead meanwhile.
+// Wide enough that a case taking a thousand times the median one (~40 us) does not
+// idle them, small enough (a few MB of lines) that memory stays bounded on any input.
+constexpr std::size_t kLinesInFlightPerThread = 1024;
 
-// Runs `lines` (numbered from `first_number`) on the threads of `arena` and writes
-// their results in order; the tallies are merged in order too, so that the output and
-// the messages do not depend on the thread count.
-void run_chunk(const std::vector<std::string>& lines, std::size_t first_number, const Simplifier& simplifier,
-               const CaseOptions& options, tbb::task_arena& arena, std::ostream& out, BatchTally& tally) {
-  std::vector<std::string> results(lines.size());
-  std::vector<BatchTally> tallies(lines.size());
+// One line on its way through the pipeline.
+struct BatchLine {
+  std::size_t number = 0;  // 1-based
+  std::string text;        // the input line, then its result
+  BatchTally tally;
+};
+
+// Simplifies the lines of `in` on `threads` threads of their own and writes their
+// results to `out` in input order, as a pipeline: one reader, any number of cases
+// simplified at once, one in-order writer. Unlike chunks with a barrier, no thread
+// waits for a slow case while lines remain to simplify. The tallies are merged in line
+// order too, so that the output and the messages do not depend on the thread count.
+// Returns the number of lines read.
+std::size_t run_pipeline(std::istream& in, unsigned threads, const Simplifier& simplifier, const CaseOptions& options,
+                         std::ostream& out, BatchTally& tally) {
+  std::size_t lines_read = 0;  // by the reader
+  // Lines read, as the writer may see it: when it has written them all, the reader is
+  // waiting for input (a pipe) or done, and the output is flushed so that whoever feeds
+  // the pipe sees every result so far. A file is flushed only at the end (and when the
+  // stream's buffer fills).
+  std::atomic<std::size_t> published{0};
+  std::size_t lines_written = 0;
+  tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
-    tbb::parallel_for(std::size_t(0), lines.size(), [&](std::size_t i) {
-      results[i] = run_batch_line(lines[i], first_number + i, simplifier, options, &tallies[i]);
-    });
+    tbb::parallel_pipeline(
+        kLinesInFlightPerThread * threads,
+        tbb::make_filter<void,
+                         BatchLine*>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control& control) -> BatchLine* {
+          auto line = std::make_unique<BatchLine>();
+          if (!std::getline(in, line->text)) {
+            control.stop();
+            return nullptr;
+          }
+          line->number = ++lines_read;
+          published.store(lines_read, std::memory_order_release);
+          return line.release();
+        }) & tbb::make_filter<BatchLine*, BatchLine*>(tbb::filter_mode::parallel, [&](BatchLine* line) {
+          line->text = run_batch_line(line->text, line->number, simplifier, options, &line->tally);
+          return line;
+        }) & tbb::make_filter<BatchLine*, void>(tbb::filter_mode::serial_in_order, [&](BatchLine* raw) {
+          std::unique_ptr<BatchLine> line(raw);
+          out << line->text << '\n';
+          if (++lines_written == published.load(std::memory_order_acquire)) out << std::flush;
+          tally.unknown += line->tally.unknown;
+          for (std::string& message : line->tally.disagreements) tally.disagreements.push_back(std::move(message));
+        }));
   });
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    out << results[i] << '\n';
-    tally.unknown += tallies[i].unknown;
-    for (std::string& message : tallies[i].disagreements) tally.disagreements.push_back(std::move(message));
-  }
   out << std::flush;
+  return lines_read;
 }
 
 std::string describe_errno() { return std::error_code(errno, std::generic_category()).message(); }
@@ -95,17 +128,7 @@ int run_batch(const BatchFlags& flags) {
       out << run_batch_line(line, line_number, *simplifier, flags.case_options, &tally) << '\n' << std::flush;
     }
   } else {
-    tbb::task_arena arena(static_cast<int>(threads));
-    std::vector<std::string> chunk;
-    while (std::getline(in, line)) {
-      ++line_number;
-      chunk.push_back(std::move(line));
-      if (chunk.size() == kLinesPerThread * threads) {
-        run_chunk(chunk, line_number + 1 - chunk.size(), *simplifier, flags.case_options, arena, out, tally);
-        chunk.clear();
-      }
-    }
-    run_chunk(chunk, line_number + 1 - chunk.size(), *simplifier, flags.case_options, arena, out, tally);
+    line_number = run_pipeline(in, threads, *simplifier, flags.case_options, out, tally);
   }
   if (in.bad()) return fail("reading '" + flags.input + "' failed after line " + std::to_string(line_number));
   if (!out) return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");

@@ -40,6 +40,55 @@ TEST(BatchThreads, SameOutputForOneAndTwoThreadsOnEveryCorpus) {
   EXPECT_EQ(one.out, many.out);
 }
 
+TEST(BatchThreads, ASlowCaseKeepsItsPlaceInTheOutput) {
+  // tinygrad's shifted recombination was the slowest case of the external corpora: the
+  // other threads run ahead of it (tools/batch_command.cpp), and its result is still
+  // written in its place, between the fast ones.
+  const std::string slow =
+      R"~({"id": "slow", "bounds": {"x": [0, 100]}, "input": "(x - 50) % 3 + (x - 50) // 3 * 3"})~";
+  std::string input;
+  for (int i = 0; i < 300; ++i) {
+    input += i % 100 == 7
+                 ? slow
+                 : R"~({"id": "fast)~" + std::to_string(i) + R"~(", "input": "x * 0 + )~" + std::to_string(i) + "\"}";
+    input += "\n";
+  }
+  ToolRun one = run_eqsat({"batch", "-", "--threads", "1"}, input);
+  ToolRun two = run_eqsat({"batch", "-", "--threads", "2"}, input);
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  const std::vector<Json> lines = json_lines(two.out);
+  ASSERT_EQ(lines.size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    if (i % 100 == 7) {
+      EXPECT_EQ(lines[i]["id"], "slow");
+      EXPECT_EQ(lines[i]["output"], "x + -50");
+    } else {
+      EXPECT_EQ(lines[i]["output"], std::to_string(i));
+    }
+  }
+}
+
+TEST(BatchThreads, APipeSeesEachResultBeforeTheNextLineIsSent) {
+  // A program that feeds eqsat a line at a time and waits for each answer (a compiler
+  // keeping one batch process open) must get it: the parallel batch does not hold
+  // results back until more input (or the end of it) comes. The feeder waits up to 20 s
+  // for the first result, then sends the second line anyway; the test fails if it had to.
+  TempDir dir;
+  const std::string out = dir.path("out");
+  const std::string waited = dir.path("waited");
+  const std::string command = "{ echo '{\"id\": \"a\", \"input\": \"x + 0\"}'; i=0; while [ ! -s " + shell_quote(out) +
+                              " ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; echo $i > " +
+                              shell_quote(waited) + "; echo '{\"id\": \"b\", \"input\": \"y * 1\"}'; } | " +
+                              shell_quote(EQSAT_BINARY) + " batch - --threads 2 > " + shell_quote(out);
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_LT(std::stoi(dir.read("waited")), 400) << "the first result came only after the second line";
+  const std::vector<Json> lines = json_lines(dir.read("out"));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["output"], "x");
+  EXPECT_EQ(lines[1]["output"], "y");
+}
+
 TEST(BatchThreads, VerifyMessagesComeInLineOrder) {
   const std::string wrong = EQSAT_SOURCE_DIR "/tests/verify/wrong.rules";
   std::string input;
