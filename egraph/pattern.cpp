@@ -139,44 +139,47 @@ Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars
 void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
                      std::vector<Subst>& found, std::vector<uint32_t>* newest) {
   found.clear();
+  if (newest) newest->clear();
   const std::size_t width = vars.size();
   Subst subst(width, ClassId());
   Matcher matcher(egraph, pattern, vars);
-  // With `newest`, each match carries its epoch as one more id while sorting.
   auto record = [&] {
     found.push_back(subst);
-    if (newest) found.back().push_back(ClassId(matcher.newest()));
+    if (newest) newest->push_back(matcher.newest());
   };
   matcher.match(pattern.root, egraph.find(id), subst, record);
-  // Symmetric patterns can match one way twice (both orders of a commutative node).
-  if (found.size() > 1) {
-    // Every substitution has one id per variable: compare them as plain arrays.
-    auto same = [width](const Subst& a, const Subst& b) { return std::equal(a.begin(), a.begin() + width, b.begin()); };
-    std::sort(found.begin(), found.end(), [width](const Subst& a, const Subst& b) {
-      for (std::size_t i = 0; i < width; ++i) {
-        if (a[i] != b[i]) return a[i] < b[i];
-      }
-      return false;
-    });
-    // Of a match found twice, the older way is the one an earlier search found.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      if (kept > 0 && same(found[kept - 1], found[i])) {
-        if (newest) found[kept - 1][width] = std::min(found[kept - 1][width], found[i][width]);
-      } else {
-        if (kept != i) found[kept] = found[i];
-        ++kept;
-      }
+  // Every substitution has one id per variable: compare them as plain arrays.
+  auto less = [width](const Subst& a, const Subst& b) {
+    for (std::size_t i = 0; i < width; ++i) {
+      if (a[i] != b[i]) return a[i] < b[i];
     }
-    found.resize(kept);
-  }
-  if (newest) {
-    newest->clear();
-    for (Subst& match : found) {
-      newest->push_back(match[width].value);
-      match.pop_back();
+    return false;
+  };
+  // The matcher goes through nodes in their sorted order, so the matches often come
+  // out increasing already. Otherwise sort them, and drop a match found twice (both
+  // orders of a commutative node of a symmetric pattern), keeping the older way: that
+  // is the one an earlier search found.
+  bool increasing = true;
+  for (std::size_t i = 1; i < found.size() && increasing; ++i) increasing = less(found[i - 1], found[i]);
+  if (increasing) return;
+  thread_local std::vector<uint32_t> order;
+  thread_local std::vector<Subst> sorted;
+  thread_local std::vector<uint32_t> sorted_newest;
+  order.resize(found.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return less(found[a], found[b]); });
+  sorted.clear();
+  sorted_newest.clear();
+  for (uint32_t i : order) {
+    if (!sorted.empty() && !less(sorted.back(), found[i])) {
+      if (newest) sorted_newest.back() = std::min(sorted_newest.back(), (*newest)[i]);
+      continue;
     }
+    sorted.push_back(found[i]);
+    if (newest) sorted_newest.push_back((*newest)[i]);
   }
+  found.swap(sorted);
+  if (newest) newest->swap(sorted_newest);
 }
 
 void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
