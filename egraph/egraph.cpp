@@ -163,7 +163,9 @@ ClassId EGraph::add(ENode node) {
   ClassId id = union_find_.make_set();
   EClass eclass;
   eclass.id = id;
+  eclass.changed_at = epoch_;
   eclass.data = make_data(node);
+  node.added_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
   for (ClassId child : node.children) {
     class_of(child).parents.emplace_back(node, id);  // children are canonical
@@ -175,6 +177,38 @@ ClassId EGraph::add(ENode node) {
   memo_.emplace(node, id);
   if (node.op != Op::Const && class_of(id).data.constant) materialize_constant(id);
   return id;
+}
+
+bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
+  if (explain_) return merge(target, add(std::move(node)), reason);
+  node = canonicalize_mut(std::move(node));
+  if (std::optional<ClassId> existing = memo_.find(node)) return merge(target, *existing, reason);
+  ClassData incoming = make_data(node);
+  // A node of known value brings its constant leaf along (see add): that path is rare,
+  // and taken as it is.
+  if (incoming.constant && node.op != Op::Const) return merge(target, add(std::move(node)), reason);
+  // What add and merge would do, with the fresh class left out: it would have no
+  // parents, so `target`'s class stays the root.
+  const ClassId root = union_find_.find_mut(target);
+  node.added_at = static_cast<uint16_t>(epoch_);
+  for (ClassId child : node.children) {
+    class_of(child).parents.emplace_back(node, root);
+    mark_dirty(child);
+  }
+  memo_.emplace(node, root);
+  EClass& eclass = class_of(root);
+  eclass.nodes.push_back(node);
+  eclass.changed_at = epoch_;
+  mark_dirty(root);
+  const ClassData before = eclass.data;
+  JoinResult join = join_class_data(eclass.data, incoming);
+  settle(eclass.data);
+  if (join.contradiction) ++contradictions_;
+  if (eclass.data != before) {
+    analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
+    to_materialize_.push_back(root);
+  }
+  return true;
 }
 
 void EGraph::materialize_constant(ClassId id) {
@@ -250,6 +284,7 @@ void EGraph::refine_congruence(ClassId id, const Congruence& congruence) {
 
 void EGraph::refine(ClassId id, ClassData refined) {
   EClass& eclass = class_of(find(id));
+  eclass.changed_at = epoch_;
   settle(refined);
   JoinResult join = join_class_data(eclass.data, refined);
   settle(eclass.data);
@@ -277,6 +312,7 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   EClass& root = class_of(a);
   EClass& absorbed = class_of(b);
   union_find_.link(a, b);
+  root.changed_at = epoch_;
   --num_classes_;
   mark_dirty(a);
 
@@ -293,8 +329,10 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   if (root.data != absorbed.data) {
     analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
   }
-  root.nodes.insert(root.nodes.end(), std::make_move_iterator(absorbed.nodes.begin()),
-                    std::make_move_iterator(absorbed.nodes.end()));
+  // The absorbed nodes are new in this class (a search of it never saw them).
+  const std::size_t moved = root.nodes.size();
+  root.nodes.insert(root.nodes.end(), absorbed.nodes.begin(), absorbed.nodes.end());
+  for (std::size_t i = moved; i < root.nodes.size(); ++i) root.nodes[i].added_at = static_cast<uint16_t>(epoch_);
   root.parents.insert(root.parents.end(), std::make_move_iterator(absorbed.parents.begin()),
                       std::make_move_iterator(absorbed.parents.end()));
   absorbed.nodes.clear();
@@ -324,8 +362,10 @@ void EGraph::rebuild() {
         merge_classes(existing, id);
       }
       // The node's class holds it, and its children list it as a parent, in the old
-      // form: those lists need repair.
-      mark_dirty(find(id));
+      // form: those lists need repair, and the class changed for a search.
+      const ClassId holder = find(id);
+      class_of(holder).changed_at = epoch_;
+      mark_dirty(holder);
       for (ClassId child : canonical.children) mark_dirty(child);
     }
     while (!analysis_pending_.empty()) {
@@ -338,6 +378,7 @@ void EGraph::rebuild() {
       settle(eclass.data);
       if (join.contradiction) ++contradictions_;
       if (join.changed) {
+        eclass.changed_at = epoch_;
         analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
         to_materialize_.push_back(id);
       }
@@ -386,9 +427,25 @@ void EGraph::repair_classes() {
   for (ClassId id : dirty) {
     if (find(id) != id) continue;
     EClass& eclass = class_of(id);
-    for (ENode& node : eclass.nodes) node = canonicalize(std::move(node));
+    for (ENode& node : eclass.nodes) {
+      ENode canonical = canonicalize(node);
+      if (!(canonical == node)) {
+        canonical.added_at = static_cast<uint16_t>(epoch_);  // a new form
+        node = canonical;
+      }
+    }
     std::sort(eclass.nodes.begin(), eclass.nodes.end());
-    eclass.nodes.erase(std::unique(eclass.nodes.begin(), eclass.nodes.end()), eclass.nodes.end());
+    // Of equal nodes, keep the one that has been in the list the longest: it is the
+    // node a search saw in this form.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < eclass.nodes.size(); ++i) {
+      if (kept > 0 && eclass.nodes[kept - 1] == eclass.nodes[i]) {
+        eclass.nodes[kept - 1].added_at = std::min(eclass.nodes[kept - 1].added_at, eclass.nodes[i].added_at);
+      } else {
+        eclass.nodes[kept++] = eclass.nodes[i];
+      }
+    }
+    eclass.nodes.resize(kept);
     for (auto& [node, parent] : eclass.parents) {
       node = canonicalize(std::move(node));
       parent = find(parent);
@@ -474,6 +531,7 @@ void EGraph::clear() {
   constant_index_.clear();
   var_intervals_.clear();
   contradictions_ = 0;
+  epoch_ = 0;
   if (explain_) explain_ = std::make_unique<Explainer>();
 }
 

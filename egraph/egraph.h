@@ -35,6 +35,10 @@ struct EClass {
   std::vector<ENode> nodes;                        // canonical and sorted after rebuild
   std::vector<std::pair<ENode, ClassId>> parents;  // nodes that use this class
   ClassData data;
+  // The change epoch (EGraph::change_epoch) of the last change a pattern match could
+  // see here: a node added or re-canonicalized, a merge into it, its data refined.
+  // (Parent lists are not part of it: matching never reads them.)
+  uint32_t changed_at = 0;
 };
 
 class EGraph {
@@ -71,6 +75,15 @@ class EGraph {
   ClassId add_expr(const Expr& expr);
   ClassId add_constant(const Value& value);
   ClassId add_var(std::string_view name, DType dtype);
+  // Adds `node` to the class of `target`, for `reason`; returns whether that made a
+  // change. The same as merge(target, add(node), reason), but a node not yet in the
+  // e-graph goes straight into the class instead of into a class of its own that is
+  // merged at once (how a rewrite's right side joins its left side): the e-graph is
+  // the same, only the ids a fresh class would have taken are not made, so the
+  // remaining ids keep their order.
+  bool add_to(ClassId target, ENode node, Reason reason = Reason::given());
+  // Starts fetching the hash-cons slot of `node`, for an `add` of it soon after.
+  void prefetch(const ENode& node) const { memo_.prefetch(canonicalize(node)); }
   // The class of an existing node, if present (the node is canonicalized first).
   std::optional<ClassId> lookup(ENode node) const;
 
@@ -90,6 +103,18 @@ class EGraph {
   // Restores congruence, hash-consing and the analyses after merges.
   void rebuild();
   bool needs_rebuild() const { return !pending_.empty() || !analysis_pending_.empty(); }
+
+  // --- Change epochs. ---
+  // Every node placed in a class's list (added, moved there by a merge, or changed by
+  // re-canonicalization) records the current epoch in its `added_at`, and every change
+  // of a class's facts or nodes in the class's `changed_at`. The runner advances the
+  // epoch after each search: a match that reads only nodes and facts no newer than an
+  // earlier search was found by that search (egraph/runner.cpp). The epoch stops at
+  // kMaxNodeEpoch (egraph/enode.h); from there on it tells nothing apart.
+  uint32_t change_epoch() const { return epoch_; }
+  void advance_change_epoch() {
+    if (epoch_ < kMaxNodeEpoch) ++epoch_;
+  }
 
   // --- Reading. ---
   ClassId find(ClassId id) const { return union_find_.find(id); }
@@ -156,6 +181,7 @@ class EGraph {
   std::unordered_map<std::size_t, std::vector<uint32_t>> constant_index_;  // by hash
   std::unordered_map<uint32_t, Interval> var_intervals_;                   // by symbol
   std::size_t contradictions_ = 0;
+  uint32_t epoch_ = 0;
   std::unique_ptr<Explainer> explain_;
 
   bool builtin_commutativity_ = true;

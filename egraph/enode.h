@@ -18,6 +18,8 @@
 
 namespace eqsat {
 
+inline constexpr uint32_t kMaxNodeEpoch = 0xFFFF;
+
 // Up to three child classes, inline: a fixed-capacity vector with the part of the
 // std::vector interface e-nodes need.
 class NodeChildren {
@@ -59,7 +61,13 @@ class NodeChildren {
 struct ENode {
   Op op = Op::Const;
   DType dtype = DType::Index;  // result dtype; for Cast the target
-  uint32_t payload = 0;        // Var: symbol index; Const: constant index; else 0
+  // In a class's node list: the change epoch (EGraph::change_epoch, saturating at
+  // kMaxNodeEpoch) at which the node took its place there in this form. Bookkeeping
+  // for the runner, which applies only matches that read a node newer than the last
+  // search (egraph/runner.cpp); not part of the node's identity (==, < and the hash
+  // ignore it). It fills what would be padding, so nodes stay 24 bytes.
+  uint16_t added_at = 0;
+  uint32_t payload = 0;  // Var: symbol index; Const: constant index; else 0
   NodeChildren children;
 
   friend bool operator==(const ENode& a, const ENode& b) {
@@ -74,6 +82,8 @@ struct ENode {
   }
   bool is_leaf() const { return children.empty(); }
 };
+
+static_assert(sizeof(ENode) == 24, "e-nodes are held by the hundred thousand: keep them small");
 
 struct ENodeHash {
   std::size_t operator()(const ENode& n) const noexcept {

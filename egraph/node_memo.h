@@ -31,6 +31,12 @@ class NodeMemo {
     }
   }
 
+  // Starts fetching the slot where a lookup of `node` begins, so that a lookup soon
+  // after does not wait for memory (the apply loop looks a few matches ahead).
+  void prefetch(const ENode& node) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[home(node)]);
+  }
+
   // Inserts node -> id unless the node is present; returns the class it maps to and
   // whether it was inserted.
   std::pair<ClassId, bool> emplace(const ENode& node, ClassId id) {

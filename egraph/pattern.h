@@ -58,8 +58,11 @@ void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vect
 // `id`, in increasing order (the order `match_pattern` reports them in). The runner's
 // search calls this with one buffer per thread, so that matching allocates nothing
 // once the buffer has grown; reading the e-graph only, it may run on several threads.
+// With `newest`, it also gives for each match the newest change epoch (egraph/egraph.h)
+// among what the match read: the nodes it went through (their `added_at`) and the
+// classes whose facts it checked (a constant, a constant-only variable).
 void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
-                     std::vector<Subst>& found);
+                     std::vector<Subst>& found, std::vector<uint32_t>* newest = nullptr);
 
 // Adds the instance of `pattern` under `subst` (the class of each variable) to the
 // e-graph and returns its class.
@@ -67,5 +70,16 @@ ClassId instantiate(EGraph& egraph, const Pattern& pattern, std::span<const Clas
 inline ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& subst) {
   return instantiate(egraph, pattern, std::span<const ClassId>(subst.data(), subst.size()));
 }
+
+// Adds the instance of `pattern` under `subst` to the class `target`, for `reason`;
+// returns whether that made a change. The same as merging `target` with
+// instantiate(...), without a fresh class for a new root node (EGraph::add_to).
+bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target,
+                      Reason reason);
+
+// Starts fetching the hash-cons slots of the nodes of the instance whose children are
+// all variables (their classes are known before anything is added): the runner calls
+// it a few matches ahead of instantiate_into.
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst);
 
 }  // namespace eqsat

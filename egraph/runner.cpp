@@ -65,7 +65,26 @@ struct TaskMatches {
   const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
   std::size_t begin = 0, end = 0;                 // this task's slice of them
   std::vector<ClassId> flat;
+  // Matches found but not listed in `flat`: an earlier search found them too, and
+  // they were applied then (see SearchMemory).
+  std::size_t repeated = 0;
   std::size_t count() const { return flat.size() / width; }
+};
+
+// Semi-naive apply. Applying a match a second time changes nothing: the nodes of its
+// right side are in the e-graph since the first time (the hash-cons keeps them in
+// canonical form) and already in the class of its left side. A match that reads only
+// nodes and facts no newer than the last search of its rewrite (the nodes' `added_at`,
+// the classes' `changed_at` for facts: egraph/egraph.h) was found by that search, and
+// all its matches were applied. So the search still finds every match (the reported
+// counts are those of a full search) but lists only the new ones for the apply.
+// Only under the simple scheduler without explanations: the backoff scheduler drops
+// the matches of a banned rule (they were not applied), and explanations record an
+// edge for every match.
+struct SearchMemory {
+  static constexpr uint32_t kNever = static_cast<uint32_t>(-1);
+  // By rewrite position: the change epoch of its last search (kNever: none yet).
+  std::vector<uint32_t> searched_at;
 };
 
 // The classes holding a node of each operation, in increasing id order: a rewrite whose
@@ -141,14 +160,21 @@ constexpr std::size_t kParallelSearchMinClasses = 4096;
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
 // all anyway.
+// With `memory`, matches an earlier search found are counted in `task.repeated` and
+// not listed.
 void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
-                 const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found) {
+                 const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found,
+                 const SearchMemory* memory) {
   thread_local std::vector<Subst> substs;
+  thread_local std::vector<uint32_t> newest;
   const Rewrite& rewrite = rewrites[task.rewrite];
   const PatternNode& root = rewrite.lhs.root_node();
   const RootShape& shape = rule_index.shape(task.rewrite);
   const bool rooted = root.kind == PatternNode::Kind::Op;
+  const uint32_t before = memory ? memory->searched_at[task.rewrite] : SearchMemory::kNever;
+  const bool remembered = before != SearchMemory::kNever;
   task.flat.clear();
+  task.repeated = 0;
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
     const ClassId id = (*task.classes)[k];
@@ -159,13 +185,25 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // with constants) only decomposes that constant into ever new ones.
     if (eclass.data.constant) continue;
     if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
-    collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs);
+    collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
-    for (const Subst& subst : substs) {
+    for (std::size_t m = 0; m < substs.size(); ++m) {
+      const Subst& subst = substs[m];
       if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
+      ++kept;
+      if (remembered && newest[m] <= before) {
+        // A guard reads the facts of every variable's class.
+        bool seen = true;
+        if (rewrite.guard) {
+          for (ClassId var : subst) seen = seen && egraph.eclass(var).changed_at <= before;
+        }
+        if (seen) {
+          ++task.repeated;
+          continue;
+        }
+      }
       task.flat.push_back(id);
       task.flat.insert(task.flat.end(), subst.begin(), subst.end());
-      ++kept;
     }
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
@@ -177,6 +215,7 @@ constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 // What a run's search works in; see run_rewrites.
 struct Scratch {
   OpIndex op_index;
+  SearchMemory memory;
   std::vector<TaskMatches> tasks;
   std::vector<uint32_t> active;
   bool in_use = false;
@@ -229,6 +268,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
   } release{scratch};
   OpIndex& op_index = scratch.op_index;
+  const bool remember = !backoff && !egraph.explainer();
+  SearchMemory* memory = remember ? &scratch.memory : nullptr;
+  if (memory) memory->searched_at.assign(rewrites.size(), SearchMemory::kNever);
   std::vector<TaskMatches>& tasks = scratch.tasks;
   std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
   std::optional<tbb::task_arena> arena;            // made when a search first goes parallel
@@ -324,7 +366,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<std::atomic<std::size_t>> found(active.size());
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
-      search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active]);
+      search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
     };
     if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
       if (!arena) arena.emplace(static_cast<int>(threads));
@@ -349,17 +391,34 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
     }
     for (std::size_t t = 0; t < used; ++t) {
-      if (applied[tasks[t].active]) stats.matches += tasks[t].count();
+      if (applied[tasks[t].active]) stats.matches += tasks[t].count() + tasks[t].repeated;
     }
+    if (memory && egraph.change_epoch() < kMaxNodeEpoch) {
+      // Every match of the rewrites searched is applied below (the simple scheduler
+      // bans nothing): the next search of each may skip what this one found.
+      for (std::size_t a = 0; a < active.size(); ++a) {
+        if (first_task[a] != first_task[a + 1]) memory->searched_at[active[a]] = egraph.change_epoch();
+      }
+    }
+    // Changes from here on are newer than this search.
+    egraph.advance_change_epoch();
     report.search_seconds += seconds_since(phase);
 
     // Calls `visit(rewrite, its position in active, class, substitution)` for every
-    // match to apply, in order.
-    auto for_each_match = [&](auto&& visit) {
+    // match to apply, in order. With `prefetch`, the hash-cons slots of the right side
+    // of the match kPrefetchAhead places on are fetched meanwhile: most of the apply's
+    // time is otherwise spent waiting for them.
+    constexpr std::size_t kPrefetchAhead = 4;
+    auto for_each_match = [&](bool prefetch, auto&& visit) {
       for (std::size_t t = 0; t < used; ++t) {
         const TaskMatches& task = tasks[t];
         if (!applied[task.active]) continue;
+        const Pattern& rhs = rewrites[task.rewrite].rhs;
+        const std::size_t ahead = kPrefetchAhead * task.width;
         for (std::size_t k = 0; k < task.flat.size(); k += task.width) {
+          if (prefetch && k + ahead < task.flat.size()) {
+            prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead + 1, task.width - 1));
+          }
           if (!visit(task.rewrite, task.active, task.flat[k],
                      std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
             return;
@@ -373,7 +432,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId> left_terms;
     if (egraph.explainer()) {
       left_terms.reserve(stats.matches);
-      for_each_match([&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst) {
+      for_each_match(false, [&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst) {
         left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
         assert(egraph.find(left_terms.back()) == egraph.find(eclass));
         (void)eclass;
@@ -385,11 +444,16 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
     std::vector<std::size_t> fires(active.size(), 0);
     std::size_t m = 0;
-    for_each_match([&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> subst) {
+    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> subst) {
       const Rewrite& rewrite = rewrites[r];
-      ClassId result = instantiate(egraph, rewrite.rhs, subst);
-      const ClassId left = left_terms.empty() ? eclass : left_terms[m];
-      if (egraph.merge(left, result, Reason::rewrite(rewrite.name))) {
+      // With explanations, the edge joins the left side's exact term to the right
+      // side's; without, the right side joins the class (a new root node goes
+      // straight into it).
+      const bool changed =
+          left_terms.empty()
+              ? instantiate_into(egraph, rewrite.rhs, subst, eclass, Reason::rewrite(rewrite.name))
+              : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, subst), Reason::rewrite(rewrite.name));
+      if (changed) {
         ++fires[a];
         ++stats.merges;
       }
