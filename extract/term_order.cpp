@@ -73,7 +73,7 @@ NodeChildren TermOrder::presented_operands(const ENode& node) {
   return operands;
 }
 
-int TermOrder::compare(const ENode& a, const ENode& b) {
+int TermOrder::compare_heads(const ENode& a, const ENode& b) const {
   if (int c = three_way(kind_rank(a), kind_rank(b))) return c;
   if (a.op == Op::Var && b.op == Op::Var) {
     if (int c = egraph_.symbol_name(a.payload).compare(egraph_.symbol_name(b.payload))) return c < 0 ? -1 : 1;
@@ -84,38 +84,35 @@ int TermOrder::compare(const ENode& a, const ENode& b) {
   }
   if (int c = three_way(a.op, b.op)) return c;
   if (int c = three_way(a.dtype, b.dtype)) return c;
-  if (int c = three_way(a.children.size(), b.children.size())) return c;
-  const NodeChildren operands_a = presented_operands(a);
-  const NodeChildren operands_b = presented_operands(b);
-  for (std::size_t i = 0; i < operands_a.size(); ++i) {
-    if (int c = compare(operands_a[i], operands_b[i])) return c;
+  return three_way(a.children.size(), b.children.size());
+}
+
+int TermOrder::compare_operands(const NodeChildren& a, const NodeChildren& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (int c = compare(a[i], b[i])) return c;
   }
   return 0;
+}
+
+NodeChildren TermOrder::chosen_operands(ClassId id) {
+  const ENode& node = *selection_[id.value];
+  NodeChildren operands = node.children;
+  if (operands_swapped(id, node)) std::swap(operands[0], operands[1]);
+  return operands;
+}
+
+int TermOrder::compare(const ENode& a, const ENode& b) {
+  if (int c = compare_heads(a, b)) return c;
+  return compare_operands(presented_operands(a), presented_operands(b));
 }
 
 int TermOrder::compare(ClassId a, ClassId b) {
   a = egraph_.find(a);
   b = egraph_.find(b);
   if (a == b) return 0;
-  const ENode* node_a = selection_[a.value];
-  const ENode* node_b = selection_[b.value];
-  assert(node_a && node_b && "compare the terms of chosen classes");
-  if (int c = three_way(kind_rank(*node_a), kind_rank(*node_b))) return c;
-  if (node_a->op != Op::Var && node_a->op != Op::Const && node_a->op == node_b->op &&
-      node_a->dtype == node_b->dtype && node_a->children.size() == node_b->children.size()) {
-    // The chosen nodes' written operands are known once per class.
-    NodeChildren operands_a = node_a->children;
-    NodeChildren operands_b = node_b->children;
-    if (has_commutative_operands(*node_a)) {
-      if (operands_swapped(a, *node_a)) std::swap(operands_a[0], operands_a[1]);
-      if (operands_swapped(b, *node_b)) std::swap(operands_b[0], operands_b[1]);
-    }
-    for (std::size_t i = 0; i < operands_a.size(); ++i) {
-      if (int c = compare(operands_a[i], operands_b[i])) return c;
-    }
-    return 0;
-  }
-  return compare(*node_a, *node_b);
+  assert(selection_[a.value] && selection_[b.value] && "compare the terms of chosen classes");
+  if (int c = compare_heads(*selection_[a.value], *selection_[b.value])) return c;
+  return compare_operands(chosen_operands(a), chosen_operands(b));
 }
 
 }  // namespace eqsat

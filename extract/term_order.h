@@ -50,6 +50,13 @@ class TermOrder {
   // Per class, whether its chosen node's two commutative operands are written swapped:
   // 0 not known yet, 1 kept, 2 swapped. Each class is decided once.
   bool operands_swapped(ClassId id, const ENode& node);
+  // The written operands of the chosen node of class `id` (decided once per class).
+  NodeChildren chosen_operands(ClassId id);
+  // The order of two nodes by all but their operands: kind, then name, value, or
+  // operation, dtype and arity.
+  int compare_heads(const ENode& a, const ENode& b) const;
+  // Operand lists of the same length, element by element.
+  int compare_operands(const NodeChildren& a, const NodeChildren& b);
   // Whether the node's two operands may be put in term order.
   bool reorderable(const ENode& node);
   // Whether the term of class `id` holds a partial operation (memoized: 0 not known
