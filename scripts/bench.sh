@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs every benchmark of issue 7 ("speed") and prints where each of its targets stands:
+# the per-case time over the external corpora (`eqsat batch --time`), the standard
+# e-graph workloads (`eqsat saturate --report`), the 2-thread speedups, then the Google
+# Benchmark programs of bench/. docs/performance.md records what it printed.
+#
+#   scripts/bench.sh            # everything (about 5 minutes on an idle 2-core machine)
+#   scripts/bench.sh --quick    # the targets only, not the Google Benchmark programs
+#
+# Builds build/ first (scripts/build.sh). Timings are medians over repeated runs, wall
+# clock: run it on an otherwise idle machine (the load average is printed with them).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${EQSAT_SHARED_DIR:-$root/../shared}
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+"$root/scripts/build.sh" "$root/build" >/dev/null
+eqsat=$root/build/bin/eqsat
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "# eqsat benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+# --- Per case: the `us` field of `eqsat batch --time 5` (one thread, parse and print
+# excluded), its median and 99th percentile per corpus.
+echo "## Per-case time, eqsat batch --threads 1 --time 5"
+echo
+echo "| corpus | cases | median µs | p99 µs | max µs |"
+echo "| --- | --- | --- | --- | --- |"
+for corpus in halide tvm tinygrad; do
+  "$eqsat" batch --threads 1 --time 5 "$shared/corpus/external/$corpus.jsonl" >"$work/$corpus.out"
+  python3 - "$corpus" "$work/$corpus.out" <<'EOF'
+import json, statistics, sys
+us = sorted(json.loads(line)["us"] for line in open(sys.argv[2]) if '"us"' in line)
+p99 = us[min(len(us) - 1, round(0.99 * (len(us) - 1)))]
+print(f"| {sys.argv[1]} | {len(us)} | {statistics.median(us):.1f} | {p99:.1f} | {us[-1]:.1f} |")
+EOF
+done
+echo
+
+# --- The standard workloads (../shared/spec/egraph-workloads.md), exactly as specified.
+saturate=(saturate --rules "$root/bench/workloads.rules" --no-default-rules --scheduler simple
+  --node-limit 1000000 --iter-limit 1000 --time-limit 600 --report)
+# Median over `runs` runs of one workload's report: seconds, its split, bytes per node.
+workload() {
+  local runs=$1 threads=$2 term=$3
+  for _ in $(seq "$runs"); do
+    "$eqsat" "${saturate[@]}" --threads "$threads" --workload "$term"
+    echo
+  done >"$work/report.jsonl"
+  python3 - "$term" "$threads" "$work/report.jsonl" <<'EOF'
+import json, statistics, sys
+reports = [json.loads(line) for line in open(sys.argv[3]) if line.strip()]
+med = lambda key: statistics.median(r[key] for r in reports)
+r = reports[0]
+print(f"| {sys.argv[1]} | {sys.argv[2]} | {r['iterations']} | {r['nodes']} | {r['classes']} | "
+      f"{med('seconds') * 1e3:.1f} | {med('search_seconds') * 1e3:.1f} | {med('apply_seconds') * 1e3:.1f} | "
+      f"{med('rebuild_seconds') * 1e3:.1f} | {med('bytes_per_node'):.0f} |")
+EOF
+}
+echo "## Workloads, eqsat saturate --report (median of 5 runs; sum 11 of 3)"
+echo
+echo "| workload | threads | iterations | e-nodes | e-classes | ms | search ms | apply ms | rebuild ms | bytes/e-node |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+workload 5 1 "pos 3"
+workload 5 1 "sum 9"
+workload 5 1 "sum 10"
+workload 3 1 "sum 11"
+workload 3 2 "sum 11"
+echo
+
+# --- Batch thread scaling: all external corpora in one batch, 1 and 2 threads.
+cat "$shared"/corpus/external/*.jsonl >"$work/all.jsonl"
+echo "## Batch of the external corpora ($(wc -l <"$work/all.jsonl") cases), wall clock, median of 7 runs"
+echo
+TIMEFORMAT=%R
+for threads in 1 2; do
+  for _ in 1 2 3 4 5 6 7; do
+    { time "$eqsat" batch --threads "$threads" "$work/all.jsonl" >"$work/batch$threads.out"; } 2>>"$work/time$threads"
+  done
+done
+cmp -s "$work/batch1.out" "$work/batch2.out" && same=yes || same=NO
+python3 - "$work/time1" "$work/time2" "$same" <<'EOF'
+import statistics, sys
+one, two = (statistics.median(float(x) for x in open(f)) for f in sys.argv[1:3])
+print(f"1 thread {one:.3f} s, 2 threads {two:.3f} s: speedup {one / two:.2f}x; identical output: {sys.argv[3]}")
+EOF
+echo
+
+[ "$quick" = 1 ] && exit 0
+
+# --- The Google Benchmark programs (bench/*.cpp).
+echo "## Google Benchmark programs"
+echo
+bin=$root/build/bin
+"$bin/workloads_bench" --benchmark_min_time=0.01
+EQSAT_BENCH_CORPUS="$shared/corpus/external/halide.jsonl" "$bin/corpus_bench"
+"$bin/extract_bench" --benchmark_min_time=0.01
+"$bin/simplify_pass_bench" --benchmark_counters_tabular=true
