@@ -27,6 +27,10 @@ JoinResult join_class_data(ClassData& into, const ClassData& incoming) {
     into.congruence = finer;
     result.changed = true;
   }
+  if (incoming.total && !into.total) {
+    into.total = true;
+    result.changed = true;
+  }
   return result;
 }
 

@@ -1,6 +1,7 @@
 // The analyses every e-class carries: its dtype, its constant value when known, an
-// integer interval, and a congruence (x ≡ r mod m; INDEX only). They are one semilattice per class: `make` computes the
-// data of a new node from its children, `join` combines the data of two merged classes and says whether the result
+// integer interval, a congruence (x ≡ r mod m; INDEX only) and whether it is total.
+// They are one semilattice per class: `make` computes the data of a new node from its
+// children, `join` combines the data of two merged classes and says whether the result
 // differs from what the class had.
 #pragma once
 
@@ -17,6 +18,11 @@ struct ClassData {
   std::optional<Value> constant;  // the class is equal to this constant
   Interval interval;              // every value of the class lies in it (integers, BOOL)
   Congruence congruence;          // every value of the class satisfies it (INDEX only)
+  // The class holds a term defined for every input: a variable, a constant, or an
+  // operation that is never undefined (not is_partial, ir/definedness.h) on total
+  // classes. The guard `total(x)` reads it: `x and y => y and x` needs y total, since
+  // `and`/`or` short-circuit (docs/rules.md).
+  bool total = false;
 
   friend bool operator==(const ClassData&, const ClassData&) = default;
 };

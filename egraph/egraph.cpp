@@ -5,6 +5,7 @@
 #include <cassert>
 #include <sstream>
 
+#include "ir/definedness.h"
 #include "ir/fold.h"
 
 namespace eqsat {
@@ -41,6 +42,26 @@ void settle(ClassData& data) {
       data.constant = Value::integer(data.dtype, *data.interval.lo);
       if (has_congruence) data.congruence = Congruence::constant(*data.interval.lo);
     }
+  }
+}
+
+// Whether a partial operation (ir/definedness.h) is defined on every value its operands
+// may take, by their intervals: an integer division by a class without zero, a shift by
+// a class within [0, width), a cast from an integer or BOOL.
+bool defined_on_operands(const ENode& node, DType operand, std::span<const Interval> intervals) {
+  switch (node.op) {
+    case Op::FloorDiv:
+    case Op::FloorMod:
+    case Op::TruncDiv:
+    case Op::TruncMod:
+      return is_integer(node.dtype) && !intervals[1].contains(0);
+    case Op::Shl:
+    case Op::Shr:
+      return is_integer(node.dtype) && intervals[1].within(Interval::range(0, bit_width(node.dtype) - 1));
+    case Op::Cast:
+      return !is_float(operand);
+    default:
+      return !is_partial(node.op);
   }
 }
 
@@ -99,6 +120,7 @@ ClassData EGraph::make_data(const ENode& node) const {
   ClassData data;
   data.dtype = node.dtype;
   data.interval = Interval::of_dtype(node.dtype);
+  data.total = true;  // a leaf; an operation's below
   switch (node.op) {
     case Op::Var: {
       auto it = var_intervals_.find(node.payload);
@@ -117,6 +139,7 @@ ClassData EGraph::make_data(const ENode& node) const {
         if (child_data.constant) constants.push_back(*child_data.constant);
         intervals.push_back(child_data.interval);
         congruences.push_back(child_data.congruence);
+        data.total = data.total && child_data.total;
       }
       if (constants.size() == node.children.size()) {
         data.constant = fold(node.op, node.dtype, std::span<const Value>(constants.data(), constants.size()));
@@ -126,6 +149,8 @@ ClassData EGraph::make_data(const ENode& node) const {
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
       DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).data.dtype;
+      data.total = data.total &&
+                   defined_on_operands(node, operand, std::span<const Interval>(intervals.data(), intervals.size()));
       data.interval = data.interval.intersect(
           interval_of(node.op, node.dtype, operand, std::span<const Interval>(intervals.data(), intervals.size())));
       data.congruence = congruence_of(node.op, node.dtype, operand,

@@ -53,8 +53,9 @@ class EGraph {
   const Explainer* explainer() const { return explain_.get(); }
 
   // --- Built-in commutativity. ---
-  // On by default: the children of a commutative operation (is_commutative in ir/op.h)
-  // are kept in class-id order, so `a + b` and `b + a` are one node, and patterns match
+  // On by default: the children of a commutative operation (commutes_in_every_reading
+  // in ir/op.h: not `and`/`or`, whose order guards their second operand) are kept in
+  // class-id order, so `a + b` and `b + a` are one node, and patterns match
   // such nodes in both operand orders (egraph/pattern.h); no commutativity rule is
   // needed. Off, every operand order is a node of its own and commutativity must be
   // written as rules, as other engines (egg) do: the standard workloads
@@ -62,7 +63,9 @@ class EGraph {
   void set_builtin_commutativity(bool on);
   bool builtin_commutativity() const { return builtin_commutativity_; }
   // Whether nodes of `op` on `dtype` keep their two operands sorted.
-  bool sorts_operands(Op op, DType dtype) const { return builtin_commutativity_ && is_commutative(op, dtype); }
+  bool sorts_operands(Op op, DType dtype) const {
+    return builtin_commutativity_ && commutes_in_every_reading(op, dtype);
+  }
 
   // --- Leaves: variable names and constants are interned; nodes refer to them. ---
   uint32_t intern_symbol(std::string_view name);

@@ -88,6 +88,8 @@ class Evaluator {
       }
       case GuardNode::Kind::IsConst:
         return {std::nullopt, from_bool(egraph_.data(subst_[node.var]).constant.has_value())};
+      case GuardNode::Kind::Total:
+        return {std::nullopt, from_bool(egraph_.data(subst_[node.var]).total)};
       case GuardNode::Kind::Apply:
         return apply(node);
     }

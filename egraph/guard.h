@@ -13,6 +13,10 @@
 //     is about what is known, not about the value: it only limits when a rewrite is
 //     tried (constant pushing must not fire on constants, which constant folding
 //     handles), so a rewrite must be sound whatever it says.
+//   - `total(x)`: whether the analysis knows the class of x to hold a term defined for
+//     every input (ClassData::total). The prover reads it as "x is defined here": a
+//     rule over `and`, `or` or `select` may need an operand defined where the left side
+//     does not evaluate it (`x and y => y and x if total(y)`).
 // Arithmetic is exact (128-bit, checked). A bound that is infinite, or a value that is
 // not an integer, is unknown; logic is three-valued and a rewrite fires only when its
 // guard is definitely true. So a missing fact never enables a fold.
@@ -34,6 +38,7 @@ struct GuardNode {
     Lower,      // lower(x)
     Upper,      // upper(x)
     IsConst,    // is_const(x): a truth value, never unknown
+    Total,      // total(x): a truth value, never unknown
     Modulus,    // modulus(x)
     Remainder,  // remainder(x)
     Apply,      // `op` applied to the children
@@ -41,7 +46,7 @@ struct GuardNode {
   Kind kind = Kind::Literal;
   Op op = Op::Add;   // Apply: Add Sub Mul Neg FloorDiv FloorMod Min Max Abs, comparisons, And Or Not
   Int literal = 0;   // Literal
-  uint32_t var = 0;  // ValueOf, Lower, Upper, IsConst, Modulus, Remainder: index into the rewrite's variables
+  uint32_t var = 0;  // ValueOf, Lower, Upper, IsConst, Total, Modulus, Remainder: index into the rewrite's variables
   boost::container::small_vector<uint32_t, 2> children;  // indices into Guard::nodes
 };
 

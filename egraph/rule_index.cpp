@@ -25,7 +25,7 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
     const PatternNode& root = lhs.root_node();
     if (root.kind != PatternNode::Kind::Op) continue;
     RootShape& shape = shapes_[r];
-    shape.any_order = is_commutative(root.op, root.dtype);
+    shape.any_order = commutes_in_every_reading(root.op, root.dtype);
     for (std::size_t i = 0; i < root.children.size() && i < shape.operand_needs.size(); ++i) {
       const PatternNode& operand = lhs.nodes[root.children[i]];
       const bool constant = operand.kind == PatternNode::Kind::Const ||

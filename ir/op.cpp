@@ -89,6 +89,10 @@ bool is_commutative(Op op, DType dtype) {
   return op_info(op).commutative;
 }
 
+bool commutes_in_every_reading(Op op, DType dtype) {
+  return is_commutative(op, dtype) && op != Op::And && op != Op::Or;
+}
+
 Op mirrored_comparison(Op op) {
   switch (op) {
     case Op::Lt:

@@ -101,6 +101,13 @@ Op negated_comparison(Op op);
 // `a < b ? a : b` returns b), so min(0.0, f) and min(f, 0.0) may differ.
 bool is_commutative(Op op, DType dtype);
 
+// Whether swapping the two operands keeps the value in every reading of undefinedness:
+// commutative, and not `and`/`or`. Under the lazy reading those short-circuit, so
+// `x == 0 or y // x > 1` is defined at x = 0 and `y // x > 1 or x == 0` is not
+// (docs/verification.md). The e-graph treats only these as one node in both operand
+// orders, and matches patterns against them in both orders (egraph/egraph.h).
+bool commutes_in_every_reading(Op op, DType dtype);
+
 // Which operand dtypes an operation accepts, for error messages ("integer", "float",
 // "integer or float"); empty when operands of `dtype` are fine. Logic (and, or, not)
 // takes BOOL, and ==, !=, select any dtype.

@@ -275,13 +275,15 @@ class GuardParser {
         break;
     }
     const GuardToken name = advance();
-    if (name.text == "is_const") {
+    if (name.text == "is_const" || name.text == "total") {
       if (!expect("(")) return std::nullopt;
-      if (peek().kind != GuardToken::Kind::Name) return fail("'is_const' takes a pattern variable", peek().column);
+      if (peek().kind != GuardToken::Kind::Name) {
+        return fail("'" + std::string(name.text) + "' takes a pattern variable", peek().column);
+      }
       std::optional<uint32_t> var = variable(advance());
       if (!var || !expect(")")) return std::nullopt;
       GuardNode node;
-      node.kind = GuardNode::Kind::IsConst;
+      node.kind = name.text == "total" ? GuardNode::Kind::Total : GuardNode::Kind::IsConst;
       node.var = *var;
       return Operand{add(std::move(node)), true};
     }

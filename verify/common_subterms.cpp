@@ -45,7 +45,12 @@ Normalized normalize(const Expr& e) {
     return n;
   }
   for (const Expr& arg : e.args()) n.args.push_back(normalize(arg));
-  if (is_commutative(e.op(), e.dtype()) && n.args.size() == 2 && n.args[1].key < n.args[0].key) {
+  // `and`/`or` commute only when both operands are always defined (the lazy reading
+  // reads the second one only when the first does not decide).
+  const bool swappable =
+      commutes_in_every_reading(e.op(), e.dtype()) ||
+      (is_commutative(e.op(), e.dtype()) && n.args.size() == 2 && n.args[0].total && n.args[1].total);
+  if (swappable && n.args.size() == 2 && n.args[1].key < n.args[0].key) {
     std::swap(n.args[0], n.args[1]);
   }
   std::vector<Expr> arg_exprs;

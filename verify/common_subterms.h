@@ -11,7 +11,8 @@
 //
 // Both sides are first put in a normal form that changes no value: the operands of
 // each commutative operation (is_commutative in ir/op.h) sorted, so that `f * h` and
-// `h * f` are recognized as the same subterm.
+// `h * f` are recognized as the same subterm; those of `and`/`or` only when both are
+// always defined (`x == 0 or y // x > 1` is not `y // x > 1 or x == 0`).
 #pragma once
 
 #include <string>

@@ -1,5 +1,7 @@
 #include "verify/counterexample.h"
 
+#include <algorithm>
+
 #include "ir/fold.h"
 
 namespace eqsat::verify {
@@ -14,7 +16,10 @@ std::string Counterexample::text(std::string_view lhs_name, std::string_view rhs
   std::string out;
   for (std::size_t i = 0; i < vars.size(); ++i) {
     if (i > 0) out += ", ";
-    out += vars[i].name + " = " + value_text(vars[i].value) + " (" + std::string(dtype_name(vars[i].value.dtype)) + ")";
+    const bool is_undefined = std::find(undefined.begin(), undefined.end(), vars[i].name) != undefined.end();
+    out += vars[i].name + (is_undefined ? " undefined"
+                                        : " = " + value_text(vars[i].value) + " (" +
+                                              std::string(dtype_name(vars[i].value.dtype)) + ")");
   }
   if (!facts.empty()) {
     out += " with ";

@@ -19,6 +19,9 @@ struct Counterexample {
     Value value;
   };
   std::vector<Binding> vars;
+  // Variables that stand for an undefined term here (only where the left side reads
+  // an operand lazily, verify/pattern_terms.h); their values above mean nothing.
+  std::vector<std::string> undefined;
   // What the guard read, when it mattered: "lower(x) = 0", "is_const(y) = False".
   std::vector<std::string> facts;
   std::optional<Value> lhs;  // nullopt: undefined

@@ -66,7 +66,11 @@ EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const 
     }
     return Hypotheses{holds, {}};
   };
-  const Outcome outcome = prove_refinement(lhs, rhs, vars, hypotheses, options);
+  // The variables are the inputs (or always-defined subterms, verify/common_subterms.h):
+  // defined everywhere, unlike a rule's pattern variables.
+  ProverOptions inputs = options;
+  inputs.variables_are_terms = false;
+  const Outcome outcome = prove_refinement(lhs, rhs, vars, hypotheses, inputs);
   EquivalenceResult result;
   result.kind = outcome.kind;
   switch (outcome.verdict) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "verify/pattern_terms.h"
+
 namespace eqsat::verify {
 
 namespace {
@@ -212,6 +214,13 @@ class GuardTranslator {
         return congruence(false, node.var);
       case GuardNode::Kind::IsConst:
         return fresh("is_const(" + vars_[node.var].name + ")", ctx_.bool_sort());
+      case GuardNode::Kind::Total: {
+        // What the analysis knows implies that x is defined here; not knowing it
+        // says nothing.
+        z3::expr known = fresh("total(" + vars_[node.var].name + ")", ctx_.bool_sort());
+        bounds_ = bounds_ && z3::implies(known, variable_defined(ctx_, vars_[node.var].name));
+        return known;
+      }
       case GuardNode::Kind::Apply:
         break;
     }

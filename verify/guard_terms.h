@@ -8,6 +8,8 @@
 //   remainder(x)        x ≡ r_x (mod m_x); one pair per variable
 //   c (const-only)      the integer value of the variable c itself
 //   is_const(x)         a fresh truth value: the rule must hold whatever it says
+//   total(x)            a fresh truth value t_x with t_x => defined(x)
+//                       (verify/pattern_terms.h: x is defined here)
 //   arithmetic          exact integers (Z3 Int); // and % floor as in Python
 //
 // The runtime evaluates a guard in three-valued logic (an infinite bound, an overflow of

@@ -4,7 +4,20 @@
 
 namespace eqsat::verify {
 
-PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars) {
+bool reads_operands_lazily(const Pattern& pattern) {
+  for (const PatternNode& node : pattern.nodes) {
+    if (node.kind == PatternNode::Kind::Op && (node.op == Op::And || node.op == Op::Or || node.op == Op::Select))
+      return true;
+  }
+  return false;
+}
+
+z3::expr variable_defined(z3::context& ctx, const std::string& var_name) {
+  return ctx.bool_const(("defined(" + var_name + ")").c_str());
+}
+
+PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars,
+                              std::span<const z3::expr> defined) {
   z3::context& ctx = semantics.ctx();
   std::vector<PatternTerm> terms;
   terms.reserve(pattern.nodes.size());
@@ -12,7 +25,8 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
   for (const PatternNode& node : pattern.nodes) {
     switch (node.kind) {
       case PatternNode::Kind::Var: {
-        const z3::expr assumed = semantics.assumed_defined(vars[node.var], node.dtype);
+        z3::expr assumed = semantics.assumed_defined(vars[node.var], node.dtype);
+        if (!defined.empty()) assumed = assumed && defined[node.var];
         terms.push_back({vars[node.var], assumed, assumed, ctx.bool_val(true)});
         continue;
       }

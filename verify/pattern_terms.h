@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "egraph/pattern.h"
 #include "verify/z3_semantics.h"
@@ -24,7 +25,19 @@ struct PatternTerm {
   z3::expr fits;  // bit-vector INDEX model: every INDEX intermediate fits; else True
 };
 
-// `vars[i]` is the term of the pattern's variable i.
-PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars);
+// Whether a pattern variable may stand for an undefined term matters only where the
+// pattern has a lazy operation (`and`, `or`, `select`): anywhere else the variable's
+// undefinedness makes the whole side undefined in both readings, so the obligation
+// says nothing there. Where it matters, each variable gets a truth value "x is
+// defined here" (variable_defined); its value is arbitrary where it is not.
+// `x and y => y and x` fails for x = False, y undefined; the guard `total(y)` (an
+// analysis fact, egraph/guard.h) makes y defined and the rule holds.
+bool reads_operands_lazily(const Pattern& pattern);
+z3::expr variable_defined(z3::context& ctx, const std::string& var_name);
+
+// `vars[i]` is the term of the pattern's variable i; `defined[i]`, when given, whether
+// it is defined (else it is).
+PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars,
+                              std::span<const z3::expr> defined = {});
 
 }  // namespace eqsat::verify

@@ -98,8 +98,14 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
     ranges = ranges && sem.variable_range(terms.back(), v.dtype);
   }
   const Hypotheses hyp = hypotheses(sem, terms);
-  const PatternTerm l = translate_pattern(sem, lhs, terms);
-  const PatternTerm r = translate_pattern(sem, rhs, terms);
+  // A variable may stand for an undefined term where the left side reads an operand
+  // lazily (verify/pattern_terms.h); the guard's total(x) says it is defined.
+  std::vector<z3::expr> defined;
+  if (options.variables_are_terms && reads_operands_lazily(lhs)) {
+    for (const PatternVar& v : vars) defined.push_back(variable_defined(ctx, v.name));
+  }
+  const PatternTerm l = translate_pattern(sem, lhs, terms, defined);
+  const PatternTerm r = translate_pattern(sem, rhs, terms, defined);
 
   // The negation of: for both readings, defined(lhs) implies defined(rhs) and equal.
   // The strict reading's premise implies the lazy one's, hence one query.
@@ -136,6 +142,9 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   Counterexample cex;
   for (std::size_t i = 0; i < vars.size(); ++i) {
     cex.vars.push_back({vars[i].name, sem.model_value(m, terms[i], vars[i].dtype)});
+  }
+  for (std::size_t i = 0; i < defined.size(); ++i) {
+    if (m.eval(defined[i], true).is_false()) cex.undefined.push_back(vars[i].name);
   }
   for (const auto& [name, term] : hyp.named) cex.facts.push_back(named_text(m, name, term));
   cex.lhs = sem.model_value(m, l.value, lhs.dtype());

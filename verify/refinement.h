@@ -41,6 +41,10 @@ struct ProverOptions {
   // then, for a fixed-width division by a non-literal they leave unknown, wrapped
   // integers (with three times the timeout). Set: that model alone (tests compare them).
   std::optional<FixedWidthModel> fixed_width_model;
+  // Whether the variables stand for terms (a rule's pattern variables, which may be
+  // undefined where a lazy operation does not read them: verify/pattern_terms.h) or
+  // for inputs (an expression's variables, always defined: verify/equivalence.h).
+  bool variables_are_terms = true;
 };
 
 struct Outcome {

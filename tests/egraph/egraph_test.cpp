@@ -47,6 +47,39 @@ TEST(EGraph, FloatMinAndMaxKeepTheirOperandOrder) {
             g.add_expr(bin(Op::Add, var("g", DType::FP32), var("f", DType::FP32))));
 }
 
+TEST(EGraph, AndAndOrKeepTheirOperandOrder) {
+  // `and`/`or` short-circuit: x == 0 or y // x > 1 is defined at x = 0, the other order
+  // is not. So they are not one node in both orders (rules swap them where that is
+  // sound: and-comm, or-comm).
+  EGraph g;
+  for (Op op : {Op::And, Op::Or}) {
+    EXPECT_NE(g.add_expr(bin(op, var("p", DType::Bool), var("q", DType::Bool))),
+              g.add_expr(bin(op, var("q", DType::Bool), var("p", DType::Bool))));
+  }
+}
+
+TEST(EGraph, TotalityAnalysis) {
+  // A class is total when it holds a term defined for every input.
+  EGraph g;
+  const ClassId sum = g.add_expr(bin(Op::Add, var("x"), lit(1)));
+  const ClassId quotient = g.add_expr(bin(Op::FloorDiv, var("x"), var("y")));
+  const ClassId uses_quotient = g.add_expr(bin(Op::Mul, bin(Op::FloorDiv, var("x"), var("y")), lit(2)));
+  EXPECT_TRUE(g.data(sum).total);
+  EXPECT_FALSE(g.data(quotient).total);
+  EXPECT_FALSE(g.data(uses_quotient).total);
+  // Made equal to a total term (by a rule that proved it), the quotient is total, and
+  // so are the terms over it.
+  g.merge(quotient, sum);
+  g.rebuild();
+  EXPECT_TRUE(g.data(quotient).total);
+  EXPECT_TRUE(g.data(uses_quotient).total);
+  // A division by a class whose interval leaves out zero is defined everywhere.
+  EXPECT_TRUE(g.data(g.add_expr(bin(Op::FloorDiv, var("x"), lit(2)))).total);
+  g.set_var_interval("n", Interval::range(1, std::nullopt));
+  EXPECT_TRUE(g.data(g.add_expr(bin(Op::FloorMod, var("x"), var("n")))).total);
+  EXPECT_FALSE(g.data(g.add_expr(bin(Op::FloorMod, var("x"), var("y")))).total);
+}
+
 TEST(EGraph, MergeThenRebuildRestoresCongruence) {
   EGraph g;
   ClassId fa = g.add_expr(bin(Op::Mul, var("a"), lit(2)));

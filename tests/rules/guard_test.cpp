@@ -73,6 +73,33 @@ TEST_F(GuardEval, IsConst) {
   EXPECT_EQ(eval("is_const(x)", Interval::point(4)), Truth::True);
 }
 
+TEST(GuardTotal, ReadsWhetherTheClassHoldsATermDefinedEverywhere) {
+  // x: a variable; c: x // y, undefined at y = 0; y: x // y merged with x + 1 (equal
+  // under some fact), so its class holds a total term as well.
+  EGraph egraph;
+  const Expr x = Expr::var("x", DType::Index);
+  const Expr y = Expr::var("y", DType::Index);
+  const Expr quotient = Expr::make(Op::FloorDiv, DType::Index, {x, y});
+  Subst subst;
+  subst.push_back(egraph.add_expr(x));
+  subst.push_back(egraph.add_expr(quotient));
+  const ClassId other_quotient = egraph.add_expr(Expr::make(Op::FloorDiv, DType::Index, {y, x}));
+  egraph.merge(other_quotient, egraph.add_expr(Expr::make(Op::Add, DType::Index,
+                                                          {x, Expr::constant(Value::integer(DType::Index, 1))})));
+  subst.push_back(other_quotient);
+  egraph.rebuild();
+  auto eval = [&](const std::string& text) {
+    Result<Guard> guard = parse_guard(text, kVars);
+    EXPECT_TRUE(guard.ok()) << text << ": " << (guard.ok() ? "" : guard.error().describe());
+    return guard ? evaluate_guard(egraph, *guard, subst) : Truth::Unknown;
+  };
+  EXPECT_EQ(eval("total(x)"), Truth::True);
+  EXPECT_EQ(eval("total(c)"), Truth::False);  // never unknown
+  EXPECT_EQ(eval("total(y)"), Truth::True);
+  EXPECT_FALSE(parse_guard("total(3)", kVars).ok());
+  EXPECT_FALSE(parse_guard("total(z)", kVars).ok());
+}
+
 TEST(GuardCongruence, ModulusAndRemainderReadTheCongruenceAnalysis) {
   // x = i*8 + 6 (8k + 6), c = 4, y unbounded (nothing known: 1 and 0).
   EGraph egraph;

@@ -26,6 +26,11 @@ TEST(CommonSubterms, CommutedOperandsAreTheSameTerm) {
   EXPECT_TRUE(pair.identical);
 }
 
+TEST(CommonSubterms, ShortCircuitOperandsAreSortedOnlyWhenAlwaysDefined) {
+  EXPECT_FALSE(abstract_common_subterms(parse("x == 0 or y // x > 1"), parse("y // x > 1 or x == 0")).identical);
+  EXPECT_TRUE(abstract_common_subterms(parse("x == 0 or y > 1"), parse("y > 1 or x == 0")).identical);
+}
+
 TEST(CommonSubterms, SharedSubtermsBecomeOneFreshVariableEach) {
   const Facts facts = floats();
   AbstractedPair pair = abstract_common_subterms(parse("f + h + 1.0 + (f / h - -2.5 * g) + -(f / g)", facts),

@@ -72,6 +72,41 @@ TEST(CorrectRules, UndefinedRightSideIsRefuted) {
   expect_proved("r [index]: (x // y) * 0 => 0 * (x // y)");
 }
 
+// `and`, `or` and `select` read an operand only when they need it, so a pattern
+// variable under them may stand for a term undefined where it is not read
+// (`x == 0 or y // x > 1` at x = 0). A rule that moves such a variable to where it is
+// always read is wrong; the guard total(v) makes it right.
+Counterexample expect_refuted_with_undefined(const std::string& text, const std::string& undefined_var) {
+  SCOPED_TRACE(text);
+  const Rule rule = parse_one_rule(text);
+  const Outcome outcome = prove_rewrite(rule.rewrites.at(0));
+  EXPECT_EQ(outcome.verdict, Verdict::Counterexample) << outcome.unknown_reason;
+  if (!outcome.counterexample) return {};
+  const Counterexample& cex = *outcome.counterexample;
+  EXPECT_EQ(cex.undefined, std::vector<std::string>{undefined_var}) << cex.text();
+  EXPECT_TRUE(cex.lhs.has_value()) << cex.text();  // the left side is defined without it
+  EXPECT_FALSE(cex.rhs.has_value()) << cex.text();
+  return cex;
+}
+
+TEST(CorrectRules, LazilyReadOperandsMayBeUndefined) {
+  const Counterexample swapped = expect_refuted_with_undefined("r [bool]: p and q => q and p", "q");
+  EXPECT_EQ(swapped.text(), "p = False (BOOL), q undefined: lhs = False, rhs = undefined");
+  expect_proved("r [bool]: p and q => q and p  if total(q)");
+  expect_refuted_with_undefined("r [bool]: p or q => q or p", "q");
+  expect_proved("r [bool]: p or q => q or p  if total(q)");
+  expect_refuted_with_undefined("r [index]: x < y and x < z => x < min(y, z)", "z");
+  expect_proved("r [index]: x < y and x < z => x < min(y, z)  if total(z)");
+  expect_proved("r [index]: select(p, x, y) => select(not p, y, x)");
+  // What a lazy operation reads anyway needs no guard.
+  expect_proved("r [bool]: not p and not q => not (p or q)");
+  expect_proved("r [index]: select(p, x, x) => x");
+  expect_proved("r [bool]: True and p => p");
+  // total(p) only says p is defined, nothing about its value.
+  const Rule wrong = parse_one_rule("r [bool]: p and q => q  if total(p)");
+  EXPECT_EQ(prove_rewrite(wrong.rewrites.at(0)).verdict, Verdict::Counterexample);
+}
+
 TEST(CorrectRules, ShiftsAndBits) {
   expect_proved("r [int uint]: x << 1 => x * 2");
   expect_proved("r [index]: x << 3 => x * 8");

@@ -56,6 +56,20 @@ TEST(Equivalence, OutputMayNotIntroduceUndefinedBehaviour) {
   EXPECT_EQ(check("select(y != 0, x // y, 0)", "x // y").status, Status::Counterexample);
 }
 
+TEST(Equivalence, ShortCircuitOrderMatters) {
+  // At x = 0 the input is True without dividing; the output divides by zero first.
+  const EquivalenceResult swapped = check("x == 0 or y // x > 1", "y // x > 1 or x == 0");
+  EXPECT_EQ(swapped.status, Status::Counterexample) << swapped.detail;
+  // Both operands always defined: the order does not matter.
+  EXPECT_EQ(check("x == 0 or y > 1", "y > 1 or x == 0").status, Status::Equal);
+  // The variables of an expression are inputs, always defined: only the operations
+  // inside can be undefined.
+  Facts bools;
+  bools.var_dtypes["p"] = DType::Bool;
+  bools.var_dtypes["q"] = DType::Bool;
+  EXPECT_EQ(check("p and q", "q and p", bools).status, Status::Equal);
+}
+
 TEST(Equivalence, NonlinearIndexFallsBackToBitVectors) {
   const EquivalenceResult r = check("x * y & 1", "(x & 1) * (y & 1)");
   EXPECT_EQ(r.status, Status::Equal) << r.detail;
