@@ -49,12 +49,8 @@ void settle(ClassData& data) {
 // may take, by their intervals: an integer division by a class without zero, a shift by
 // a class within [0, width), a cast from an integer or BOOL.
 bool defined_on_operands(const ENode& node, DType operand, std::span<const Interval> intervals) {
+  if (is_integer_division(node.op)) return is_integer(node.dtype) && !intervals[1].contains(0);
   switch (node.op) {
-    case Op::FloorDiv:
-    case Op::FloorMod:
-    case Op::TruncDiv:
-    case Op::TruncMod:
-      return is_integer(node.dtype) && !intervals[1].contains(0);
     case Op::Shl:
     case Op::Shr:
       return is_integer(node.dtype) && intervals[1].within(Interval::range(0, bit_width(node.dtype) - 1));

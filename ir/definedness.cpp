@@ -3,11 +3,8 @@
 namespace eqsat {
 
 bool is_partial(Op op) {
+  if (is_integer_division(op)) return true;
   switch (op) {
-    case Op::FloorDiv:
-    case Op::FloorMod:
-    case Op::TruncDiv:
-    case Op::TruncMod:
     case Op::Div:
     case Op::Shl:
     case Op::Shr:

@@ -87,6 +87,11 @@ std::optional<Op> infix_op_spelled(std::string_view symbol);
 constexpr Prec tighter(Prec level) { return static_cast<Prec>(static_cast<int>(level) + 1); }
 
 constexpr bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
+// The integer quotients and remainders: `//`, `%`, truncdiv, truncmod (undefined for a
+// zero divisor).
+constexpr bool is_integer_division(Op op) {
+  return op == Op::FloorDiv || op == Op::FloorMod || op == Op::TruncDiv || op == Op::TruncMod;
+}
 
 // `a op b` is `b mirrored_comparison(op) a` (== and != are symmetric); other ops are
 // returned as they are.

@@ -87,11 +87,7 @@ bool is_index_truncdivmod(const Expr &expr) {
 }
 
 // Any division or remainder of INDEX: // % truncdiv truncmod, by any divisor.
-bool is_index_division(const Expr &expr) {
-  const Op op = expr.op();
-  return expr.dtype() == DType::Index &&
-         (op == Op::FloorDiv || op == Op::FloorMod || op == Op::TruncDiv || op == Op::TruncMod);
-}
+bool is_index_division(const Expr &expr) { return expr.dtype() == DType::Index && is_integer_division(expr.op()); }
 
 class Normalizer {
  public:

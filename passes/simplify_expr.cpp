@@ -94,16 +94,11 @@ class LinearForms {
 
 // A quotient or remainder, floor or truncating: the modes of the linear form write
 // these differently, and only these.
-bool is_divmod(const Expr &expr) {
-  const Op op = expr.op();
-  return op == Op::FloorDiv || op == Op::FloorMod || op == Op::TruncDiv || op == Op::TruncMod;
-}
-
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
 // of the e-graph) with the classes of its linear normal forms. Sets `changed`
 // when a class changed; returns whether `expr` holds a quotient or remainder.
 bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool &changed) {
-  bool divmod = is_divmod(expr);
+  bool divmod = is_integer_division(expr.op());
   for (const Expr &arg : expr.args()) divmod = add_linear_forms(egraph, forms, arg, changed) || divmod;
   if (!is_normalizable(expr)) return divmod;
   // The modes differ only in how they write quotients and remainders: a term
