@@ -45,7 +45,8 @@ static_assert(kNumOps < 63, "a class summary has one bit per operation and one f
 struct RuleRoot {
   Op op = Op::Var;
   DType dtype = DType::Index;
-  bool rooted = false;  // the left side is an operation (not a variable or a constant)
+  bool rooted = false;       // the left side is an operation (not a variable or a constant)
+  bool constrained = false;  // its RootShape needs something of some operand
   FastMath fast_math;
 };
 

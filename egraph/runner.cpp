@@ -225,7 +225,7 @@ bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& sh
 bool may_hold(const OpIndex& op_index, const RootShape& shape, const RuleRoot& root, ClassId id) {
   const OpIndex::ClassFacts& facts = op_index.facts(id);
   if (facts.dtype != root.dtype || facts.constant) return false;
-  if (!root.rooted || unconstrained(shape)) return true;
+  if (!root.constrained) return true;
   for (const OpIndex::NodeShape& node : op_index.nodes(facts)) {
     if (node.op == root.op && node.dtype == root.dtype && meets(shape, node.held)) return true;
   }
@@ -305,7 +305,7 @@ struct Scratch {
   // By position in `active`:
   std::vector<std::size_t> limits_of;                 // backoff match limit
   std::vector<std::size_t> first_task;                // its first task (one more entry: the end)
-  std::vector<char> searched;                         // whether it was searched (had candidate classes)
+  std::vector<uint32_t> searched;                     // the positions in `active` searched (with candidate classes)
   std::vector<char> applied;                          // whether its matches are applied (not banned)
   std::vector<std::size_t> fires;                     // applications that made two classes equal
   std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
@@ -446,18 +446,25 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
     }
     std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
+    const std::size_t num_active = active.size();
     std::vector<std::size_t>& limits_of = scratch.limits_of;
     std::vector<std::size_t>& first_task = scratch.first_task;
-    std::vector<char>& searched = scratch.searched;
-    limits_of.assign(active.size(), RunLimits::kNoLimit);
-    first_task.assign(active.size() + 1, 0);
-    searched.assign(active.size(), 0);
+    std::vector<uint32_t>& searched = scratch.searched;  // positions in `active`, increasing
+    limits_of.assign(num_active, RunLimits::kNoLimit);
+    first_task.assign(num_active + 1, 0);
+    searched.clear();
     std::vector<ClassId>& filtered = scratch.filtered;
     filtered.clear();
+    if (scratch.found_capacity < num_active) {
+      scratch.found = std::make_unique<std::atomic<std::size_t>[]>(num_active);
+      scratch.found_capacity = num_active;
+    }
+    std::atomic<std::size_t>* found = scratch.found.get();
     std::size_t candidates = 0;
-    for (std::size_t a = 0; a < active.size(); ++a) {
+    for (std::size_t a = 0; a < num_active; ++a) {
       const std::size_t r = active[a];
       first_task[a] = used;
+      found[a].store(0, std::memory_order_relaxed);
       const RuleRoot& root = rule_index->root(r);
       // A rule proved only under relaxed float semantics runs only where they are granted.
       if (!fast_math.includes(root.fast_math)) continue;
@@ -471,7 +478,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
       const std::vector<ClassId>* classes = root.rooted ? &op_index.classes_with(root.op) : &ids;
       candidates += classes->size();
-      searched[a] = !classes->empty();
+      if (classes->empty()) continue;
+      searched.push_back(static_cast<uint32_t>(a));
       std::size_t begin = 0, end = classes->size();
       if (filter_in_set_up) {
         begin = filtered.size();
@@ -494,14 +502,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         task.filtered = filter_in_set_up;
       }
     }
-    first_task[active.size()] = used;
+    first_task[num_active] = used;
     scratch.tasks_touched = std::max(scratch.tasks_touched, used);
-    if (scratch.found_capacity < active.size()) {
-      scratch.found = std::make_unique<std::atomic<std::size_t>[]>(active.size());
-      scratch.found_capacity = active.size();
-    }
-    std::atomic<std::size_t>* found = scratch.found.get();
-    for (std::size_t a = 0; a < active.size(); ++a) found[a].store(0, std::memory_order_relaxed);
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
       search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
@@ -515,9 +517,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // The backoff scheduler bans a rule that found more than its limit: none of its
     // matches are applied.
     std::vector<char>& applied = scratch.applied;
-    applied.assign(active.size(), 1);
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      if (first_task[a] == first_task[a + 1] || !backoff) continue;
+    applied.assign(num_active, 1);
+    for (std::size_t a = 0; backoff && a < num_active; ++a) {
+      if (first_task[a] == first_task[a + 1]) continue;
       std::size_t count = 0;
       for (std::size_t t = first_task[a]; t < first_task[a + 1]; ++t) count += tasks[t].count();
       if (count > limits_of[a]) {
@@ -535,8 +537,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (memory && egraph.change_epoch() < kMaxNodeEpoch) {
       // Every match of the rewrites searched is applied below (the simple scheduler
       // bans nothing): the next search of each may skip what this one found.
-      for (std::size_t a = 0; a < active.size(); ++a) {
-        if (!searched[a]) continue;
+      for (uint32_t a : searched) {
         uint32_t& at = memory->searched_at[active[a]];
         if (at == SearchMemory::kNever) scratch.remembered.push_back(active[a]);
         at = egraph.change_epoch();
@@ -612,7 +613,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       ++m;
       return true;
     });
-    for (std::size_t a = 0; a < active.size(); ++a) {
+    for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
