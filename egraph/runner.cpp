@@ -313,12 +313,13 @@ struct Scratch {
   bool in_use = false;
 };
 
-// At most this many classes: the set-up filters each rewrite's candidate classes
+// At most this many e-nodes: the set-up filters each rewrite's candidate classes
 // (dtype, known constant, may_match) and makes tasks only over those that pass, so that
 // a rewrite that cannot match anywhere costs no task. A small e-graph has a class or
-// two per candidate rewrite and most fail; a large one is filtered by its tasks, in
-// parallel when several threads search.
-constexpr std::size_t kFilterInSetUpClasses = 1024;
+// two per candidate rewrite and most fail. A large one is filtered by its tasks, in
+// parallel when several threads search, and without the op index's node records (32
+// bytes an e-node, 128 KB at this size).
+constexpr std::size_t kFilterInSetUpNodes = 4096;
 
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
 struct RuleBan {
@@ -411,7 +412,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // the number of threads.
     auto phase = Clock::now();
     const std::vector<ClassId> ids = egraph.class_ids();
-    const bool filter_in_set_up = ids.size() <= kFilterInSetUpClasses;
+    const bool filter_in_set_up = egraph.num_nodes() <= kFilterInSetUpNodes;
     op_index.build(egraph, ids, filter_in_set_up);
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
