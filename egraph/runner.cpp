@@ -135,8 +135,15 @@ class OpIndex {
         summary |= class_summary_bit(node.op);
       }
     }
+    if (!with_nodes) {
+      // A large e-graph: the records of a small one are not kept through its growth.
+      if (nodes_.capacity() > 0) {
+        std::vector<NodeShape>().swap(nodes_);
+        std::vector<ClassFacts>().swap(facts_);
+      }
+      return;
+    }
     nodes_.clear();
-    if (!with_nodes) return;
     facts_.resize(summaries_.size());
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
@@ -318,8 +325,8 @@ struct Scratch {
 // a rewrite that cannot match anywhere costs no task. A small e-graph has a class or
 // two per candidate rewrite and most fail. A large one is filtered by its tasks, in
 // parallel when several threads search, and without the op index's node records (32
-// bytes an e-node, 128 KB at this size).
-constexpr std::size_t kFilterInSetUpNodes = 4096;
+// bytes an e-node, 32 KB at this size).
+constexpr std::size_t kFilterInSetUpNodes = 1024;
 
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
 struct RuleBan {
