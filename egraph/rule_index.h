@@ -69,6 +69,13 @@ class RuleIndex {
   const RootShape& shape(std::size_t position) const { return shapes_[position]; }
   // The root of the rewrite at `position`.
   const RuleRoot& root(std::size_t position) const { return roots_[position]; }
+  // The bucket (rooted_at or unrooted list) holding the rewrite at `position`, a number
+  // below num_buckets().
+  uint32_t bucket_of(std::size_t position) const {
+    const RuleRoot& r = roots_[position];
+    return static_cast<uint32_t>(r.rooted ? op_slot(r.op, r.dtype) : unrooted_slot(r.dtype));
+  }
+  static constexpr std::size_t num_buckets() { return kBuckets; }
 
  private:
   // Buckets: one per (operation, dtype), then one per dtype for the other roots.

@@ -87,7 +87,10 @@ struct TaskMatches {
 // edge for every match.
 struct SearchMemory {
   static constexpr uint32_t kNever = static_cast<uint32_t>(-1);
-  // By rewrite position: the change epoch of its last search (kNever: none yet).
+  // By bucket of the rule index: the change epoch of the last search of its rewrites
+  // (kNever: none yet). An iteration searches all the rewrites of a bucket or none
+  // (run_rewrites), except those whose fast-math flags are not granted, which are
+  // never searched in the run.
   std::vector<uint32_t> searched_at;
 };
 
@@ -259,7 +262,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const Rewrite& rewrite = rewrites[task.rewrite];
   const RuleRoot& root = rule_index.root(task.rewrite);
   const RootShape& shape = rule_index.shape(task.rewrite);
-  const uint32_t before = memory ? memory->searched_at[task.rewrite] : SearchMemory::kNever;
+  const uint32_t before = memory ? memory->searched_at[rule_index.bucket_of(task.rewrite)] : SearchMemory::kNever;
   const bool remembered = before != SearchMemory::kNever;
   task.flat.clear();
   task.repeated = 0;
@@ -297,22 +300,29 @@ constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 // What a run's search works in; see run_rewrites.
 // Everything is kept between runs and iterations: a batch makes a run or two per case,
 // of an iteration or two, and allocating these lists anew was a good part of its time.
+// A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
+struct Candidate {
+  uint32_t rewrite = 0;  // position in the span of rewrites
+  const std::vector<ClassId>* classes = nullptr;
+  std::size_t begin = 0, end = 0;
+  std::size_t limit = RunLimits::kNoLimit;  // the backoff scheduler's match limit
+};
+
 struct Scratch {
   OpIndex op_index;
   SearchMemory memory;
-  // Positions whose memory.searched_at is set (all others are kNever): a run resets
-  // these instead of the ~2,000 entries of a catalogue.
+  // Buckets whose memory.searched_at is set (all others are kNever): a run resets these.
   std::vector<uint32_t> remembered;
   std::vector<TaskMatches> tasks;
   std::size_t tasks_touched = 0;  // tasks the run's iterations used (the others are empty)
-  std::vector<uint32_t> active;
-  std::vector<uint64_t> active_bits;  // one bit per rewrite position, all 0 between iterations
+  std::vector<Candidate> to_search;
+  std::vector<uint32_t> searched_buckets;  // the rule index buckets an iteration searched
   // The classes each rewrite's tasks cover, when filtered in the set-up (TaskMatches).
   std::vector<ClassId> filtered;
-  // By position in `active`:
+  // By position in `active` (the rewrites an iteration searches, each with tasks):
+  std::vector<uint32_t> active;                       // the rewrite's position
   std::vector<std::size_t> limits_of;                 // backoff match limit
   std::vector<std::size_t> first_task;                // its first task (one more entry: the end)
-  std::vector<uint32_t> searched;                     // the positions in `active` searched (with candidate classes)
   std::vector<char> applied;                          // whether its matches are applied (not banned)
   std::vector<std::size_t> fires;                     // applications that made two classes equal
   std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
@@ -380,8 +390,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const bool remember = !backoff && !egraph.explainer();
   SearchMemory* memory = remember ? &scratch.memory : nullptr;
   if (memory) {
-    if (memory->searched_at.size() != rewrites.size()) {
-      memory->searched_at.assign(rewrites.size(), SearchMemory::kNever);
+    if (memory->searched_at.size() != rule_index->num_buckets()) {
+      memory->searched_at.assign(rule_index->num_buckets(), SearchMemory::kNever);
     } else {
       for (uint32_t r : scratch.remembered) memory->searched_at[r] = SearchMemory::kNever;
     }
@@ -424,70 +434,17 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
     const uint32_t dtypes_present = op_index.dtypes_present();
-    // The rewrites whose root can match some class, in increasing position. (The
-    // backoff scheduler looks at every rewrite of a dtype present, so that its bans
-    // and their counts are those of a scan of all rewrites.)
-    active.clear();
-    if (backoff) {
-      for (std::size_t r = 0; r < rewrites.size(); ++r) {
-        if (dtypes_present >> static_cast<unsigned>(rule_index->root(r).dtype) & 1)
-          active.push_back(static_cast<uint32_t>(r));
-      }
-    } else {
-      // The buckets of the (operation, dtype) roots present, merged into position
-      // order through a bitmap of positions.
-      std::vector<uint64_t>& bits = scratch.active_bits;
-      if (bits.size() != (rewrites.size() + 63) / 64) bits.assign((rewrites.size() + 63) / 64, 0);
-      auto mark = [&bits](std::span<const uint32_t> positions) {
-        for (uint32_t p : positions) bits[p >> 6] |= uint64_t{1} << (p & 63);
-      };
-      for (int op = 0; op < kNumOps; ++op) {
-        for (uint32_t mask = op_index.dtypes_with(Op(op)); mask != 0; mask &= mask - 1)
-          mark(rule_index->rooted_at(Op(op), DType(std::countr_zero(mask))));
-      }
-      for (uint32_t mask = dtypes_present; mask != 0; mask &= mask - 1)
-        mark(rule_index->unrooted(DType(std::countr_zero(mask))));
-      for (std::size_t w = 0; w < bits.size(); ++w) {
-        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
-          active.push_back(static_cast<uint32_t>(w * 64 + std::countr_zero(word)));
-        bits[w] = 0;
-      }
-    }
-    std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
-    const std::size_t num_active = active.size();
-    std::vector<std::size_t>& limits_of = scratch.limits_of;
-    std::vector<std::size_t>& first_task = scratch.first_task;
-    std::vector<uint32_t>& searched = scratch.searched;  // positions in `active`, increasing
-    limits_of.assign(num_active, RunLimits::kNoLimit);
-    first_task.assign(num_active + 1, 0);
-    searched.clear();
+    // The rewrites to search and their candidate classes (filtered here for a small
+    // e-graph), in increasing position.
+    std::vector<Candidate>& to_search = scratch.to_search;
+    to_search.clear();
     std::vector<ClassId>& filtered = scratch.filtered;
     filtered.clear();
-    if (scratch.found_capacity < num_active) {
-      scratch.found = std::make_unique<std::atomic<std::size_t>[]>(num_active);
-      scratch.found_capacity = num_active;
-    }
-    std::atomic<std::size_t>* found = scratch.found.get();
     std::size_t candidates = 0;
-    for (std::size_t a = 0; a < num_active; ++a) {
-      const std::size_t r = active[a];
-      first_task[a] = used;
-      found[a].store(0, std::memory_order_relaxed);
-      const RuleRoot& root = rule_index->root(r);
-      // A rule proved only under relaxed float semantics runs only where they are granted.
-      if (!fast_math.includes(root.fast_math)) continue;
-      if (backoff) {
-        RuleBan& ban = bans[r];
-        if (iteration < ban.banned_until) {
-          ++stats.banned;
-          continue;
-        }
-        limits_of[a] = shifted(scheduler.match_limit, ban.times_banned);
-      }
+    // Adds rewrite `r` to to_search unless no class is a candidate for it.
+    auto consider = [&](uint32_t r, const RuleRoot& root, std::size_t limit) {
       const std::vector<ClassId>* classes = root.rooted ? &op_index.classes_with(root.op) : &ids;
       candidates += classes->size();
-      if (classes->empty()) continue;
-      searched.push_back(static_cast<uint32_t>(a));
       std::size_t begin = 0, end = classes->size();
       if (filter_in_set_up) {
         begin = filtered.size();
@@ -498,15 +455,76 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         end = filtered.size();
         classes = &filtered;  // the vector, not its storage: it may still grow
       }
-      for (; begin < end; begin += kClassesPerTask) {
+      if (begin != end) to_search.push_back(Candidate{r, classes, begin, end, limit});
+    };
+    std::vector<uint32_t>& searched_buckets = scratch.searched_buckets;
+    searched_buckets.clear();
+    if (backoff) {
+      // The backoff scheduler looks at every rewrite of a dtype present, so that its
+      // bans and their counts are those of a scan of all rewrites.
+      for (std::size_t r = 0; r < rewrites.size(); ++r) {
+        const RuleRoot& root = rule_index->root(r);
+        if (!(dtypes_present >> static_cast<unsigned>(root.dtype) & 1)) continue;
+        // A rule proved only under relaxed float semantics runs only where they are granted.
+        if (!fast_math.includes(root.fast_math)) continue;
+        RuleBan& ban = bans[r];
+        if (iteration < ban.banned_until) {
+          ++stats.banned;
+          continue;
+        }
+        consider(static_cast<uint32_t>(r), root, shifted(scheduler.match_limit, ban.times_banned));
+      }
+    } else {
+      // The buckets of the index whose root (operation, dtype) some class has: all
+      // their rewrites are searched (SearchMemory keeps one epoch per bucket).
+      auto consider_bucket = [&](std::span<const uint32_t> bucket) {
+        if (bucket.empty()) return;
+        searched_buckets.push_back(rule_index->bucket_of(bucket.front()));
+        for (uint32_t r : bucket) {
+          const RuleRoot& root = rule_index->root(r);
+          if (fast_math.includes(root.fast_math)) consider(r, root, RunLimits::kNoLimit);
+        }
+      };
+      for (int op = 0; op < kNumOps; ++op) {
+        for (uint32_t mask = op_index.dtypes_with(Op(op)); mask != 0; mask &= mask - 1)
+          consider_bucket(rule_index->rooted_at(Op(op), DType(std::countr_zero(mask))));
+      }
+      for (uint32_t mask = dtypes_present; mask != 0; mask &= mask - 1)
+        consider_bucket(rule_index->unrooted(DType(std::countr_zero(mask))));
+      // Buckets hold increasing positions; the few rewrites left are put in order.
+      std::sort(to_search.begin(), to_search.end(),
+                [](const Candidate& x, const Candidate& y) { return x.rewrite < y.rewrite; });
+    }
+    // `active`: the rewrites searched, by increasing position; each has tasks.
+    active.clear();
+    const std::size_t num_active = to_search.size();
+    std::vector<std::size_t>& limits_of = scratch.limits_of;
+    std::vector<std::size_t>& first_task = scratch.first_task;
+    limits_of.resize(num_active);
+    first_task.resize(num_active + 1);
+    if (scratch.found_capacity < num_active) {
+      scratch.found = std::make_unique<std::atomic<std::size_t>[]>(num_active);
+      scratch.found_capacity = num_active;
+    }
+    std::atomic<std::size_t>* found = scratch.found.get();
+    std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
+    for (std::size_t a = 0; a < num_active; ++a) {
+      const Candidate& candidate = to_search[a];
+      const uint32_t r = candidate.rewrite;
+      active.push_back(r);
+      limits_of[a] = candidate.limit;
+      first_task[a] = used;
+      found[a].store(0, std::memory_order_relaxed);
+      const std::size_t width = 1 + rewrites[r].vars.size();
+      for (std::size_t begin = candidate.begin; begin < candidate.end; begin += kClassesPerTask) {
         if (used == tasks.size()) tasks.emplace_back();
         TaskMatches& task = tasks[used++];
         task.rewrite = r;
         task.active = a;
-        task.width = 1 + rewrites[r].vars.size();
-        task.classes = classes;
+        task.width = width;
+        task.classes = candidate.classes;
         task.begin = begin;
-        task.end = std::min(end, begin + kClassesPerTask);
+        task.end = std::min(candidate.end, begin + kClassesPerTask);
         task.filtered = filter_in_set_up;
       }
     }
@@ -545,9 +563,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (memory && egraph.change_epoch() < kMaxNodeEpoch) {
       // Every match of the rewrites searched is applied below (the simple scheduler
       // bans nothing): the next search of each may skip what this one found.
-      for (uint32_t a : searched) {
-        uint32_t& at = memory->searched_at[active[a]];
-        if (at == SearchMemory::kNever) scratch.remembered.push_back(active[a]);
+      for (uint32_t bucket : searched_buckets) {
+        uint32_t& at = memory->searched_at[bucket];
+        if (at == SearchMemory::kNever) scratch.remembered.push_back(bucket);
         at = egraph.change_epoch();
       }
     }
