@@ -121,6 +121,7 @@ class OpIndex {
     for (std::vector<ClassId>& list : by_op_) list.clear();
     dtypes_.fill(0);
     present_ = 0;
+    held_anywhere_ = 0;
     summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
@@ -137,6 +138,7 @@ class OpIndex {
         dtypes_[op] |= dtype_bit;
         summary |= class_summary_bit(node.op);
       }
+      held_anywhere_ |= summary;
     }
     if (!with_nodes) {
       // A large e-graph: the records of a small one are not kept through its growth.
@@ -169,6 +171,8 @@ class OpIndex {
   uint32_t dtypes_with(Op op) const { return dtypes_[static_cast<std::size_t>(op)]; }
   // The dtypes of all classes, one bit per dtype.
   uint32_t dtypes_present() const { return present_; }
+  // The union of all class summaries: what any operand anywhere may hold.
+  uint64_t held_anywhere() const { return held_anywhere_; }
   // Recorded by build(..., with_nodes = true) only, for a canonical class.
   const ClassFacts& facts(ClassId id) const { return facts_[id.value]; }
   std::span<const NodeShape> nodes(const ClassFacts& facts) const {
@@ -179,6 +183,7 @@ class OpIndex {
   std::array<std::vector<ClassId>, kNumOps> by_op_;
   std::array<uint32_t, kNumOps> dtypes_{};
   uint32_t present_ = 0;
+  uint64_t held_anywhere_ = 0;
   std::vector<uint64_t> summaries_;  // by class id
   std::vector<ClassFacts> facts_;    // by class id
   std::vector<NodeShape> nodes_;     // by class, in id order
@@ -442,7 +447,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     filtered.clear();
     std::size_t candidates = 0;
     // Adds rewrite `r` to to_search unless no class is a candidate for it.
+    const OpIndex::Held anywhere = {op_index.held_anywhere(), op_index.held_anywhere(), op_index.held_anywhere()};
     auto consider = [&](uint32_t r, const RuleRoot& root, std::size_t limit) {
+      // A rewrite whose operands need what no class holds matches nowhere.
+      if (root.constrained && !meets(rule_index->shape(r), anywhere)) return;
       const std::vector<ClassId>* classes = root.rooted ? &op_index.classes_with(root.op) : &ids;
       candidates += classes->size();
       std::size_t begin = 0, end = classes->size();
