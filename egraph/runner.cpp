@@ -302,9 +302,6 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
 // Class ids a task's match list keeps between runs (256 KB).
 constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 
-// What a run's search works in; see run_rewrites.
-// Everything is kept between runs and iterations: a batch makes a run or two per case,
-// of an iteration or two, and allocating these lists anew was a good part of its time.
 // A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
 struct Candidate {
   uint32_t rewrite = 0;  // position in the span of rewrites
@@ -313,6 +310,9 @@ struct Candidate {
   std::size_t limit = RunLimits::kNoLimit;  // the backoff scheduler's match limit
 };
 
+// What a run's search works in; see run_rewrites. Everything is kept between runs and
+// iterations: a batch makes a run or two per case, of an iteration or two, and
+// allocating these lists anew was a good part of its time.
 struct Scratch {
   OpIndex op_index;
   SearchMemory memory;
@@ -446,8 +446,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId>& filtered = scratch.filtered;
     filtered.clear();
     std::size_t candidates = 0;
-    // Adds rewrite `r` to to_search unless no class is a candidate for it.
     const OpIndex::Held anywhere = {op_index.held_anywhere(), op_index.held_anywhere(), op_index.held_anywhere()};
+    // Adds rewrite `r` to to_search unless no class is a candidate for it.
     auto consider = [&](uint32_t r, const RuleRoot& root, std::size_t limit) {
       // A rewrite whose operands need what no class holds matches nowhere.
       if (root.constrained && !meets(rule_index->shape(r), anywhere)) return;
