@@ -20,9 +20,11 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
   for (std::size_t r = 0; r < rewrites.size(); ++r) positions_[next[slots[r]]++] = static_cast<uint32_t>(r);
 
   shapes_.resize(rewrites.size());
+  roots_.resize(rewrites.size());
   for (std::size_t r = 0; r < rewrites.size(); ++r) {
     const Pattern& lhs = rewrites[r].lhs;
     const PatternNode& root = lhs.root_node();
+    roots_[r] = RuleRoot{root.op, root.dtype, root.kind == PatternNode::Kind::Op, false, rewrites[r].fast_math};
     if (root.kind != PatternNode::Kind::Op) continue;
     RootShape& shape = shapes_[r];
     shape.any_order = commutes_in_every_reading(root.op, root.dtype);
@@ -36,6 +38,7 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
         shape.operand_needs[i] = kKnownConstantBit;
       }
     }
+    roots_[r].constrained = (shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2]) != 0;
   }
 }
 

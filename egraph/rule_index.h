@@ -18,6 +18,7 @@
 
 #include "egraph/rewrite.h"
 #include "ir/dtype.h"
+#include "ir/fast_math.h"
 #include "ir/op.h"
 
 namespace eqsat {
@@ -38,6 +39,17 @@ inline uint64_t class_summary_bit(Op op) { return uint64_t{1} << static_cast<uns
 inline constexpr uint64_t kKnownConstantBit = uint64_t{1} << 63;
 static_assert(kNumOps < 63, "a class summary has one bit per operation and one for constants");
 
+// The root of a rewrite's left side and the fast-math flags it needs, by position: what
+// the runner reads to decide which rewrites an iteration searches where, kept apart
+// from the rewrites (large records, a cache miss or two apiece) in one small array.
+struct RuleRoot {
+  Op op = Op::Var;
+  DType dtype = DType::Index;
+  bool rooted = false;       // the left side is an operation (not a variable or a constant)
+  bool constrained = false;  // its RootShape needs something of some operand
+  FastMath fast_math;
+};
+
 class RuleIndex {
  public:
   RuleIndex() = default;
@@ -55,6 +67,15 @@ class RuleIndex {
   std::span<const uint32_t> unrooted(DType dtype) const { return bucket(unrooted_slot(dtype)); }
   // The shape of the rewrite at `position` (operand needs all 0 for an unrooted one).
   const RootShape& shape(std::size_t position) const { return shapes_[position]; }
+  // The root of the rewrite at `position`.
+  const RuleRoot& root(std::size_t position) const { return roots_[position]; }
+  // The bucket (rooted_at or unrooted list) holding the rewrite at `position`, a number
+  // below num_buckets().
+  uint32_t bucket_of(std::size_t position) const {
+    const RuleRoot& r = roots_[position];
+    return static_cast<uint32_t>(r.rooted ? op_slot(r.op, r.dtype) : unrooted_slot(r.dtype));
+  }
+  static constexpr std::size_t num_buckets() { return kBuckets; }
 
  private:
   // Buckets: one per (operation, dtype), then one per dtype for the other roots.
@@ -74,6 +95,7 @@ class RuleIndex {
   std::vector<uint32_t> positions_;
   std::array<uint32_t, kBuckets + 1> starts_{};
   std::vector<RootShape> shapes_;  // by position
+  std::vector<RuleRoot> roots_;    // by position
 };
 
 }  // namespace eqsat

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -64,6 +65,9 @@ struct TaskMatches {
   std::size_t width = 1;
   const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
   std::size_t begin = 0, end = 0;                 // this task's slice of them
+  // The slice holds only classes that passed the checks made before matching (dtype,
+  // no known constant, may_match): the set-up made them (see run_rewrites).
+  bool filtered = false;
   std::vector<ClassId> flat;
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
@@ -83,7 +87,10 @@ struct TaskMatches {
 // edge for every match.
 struct SearchMemory {
   static constexpr uint32_t kNever = static_cast<uint32_t>(-1);
-  // By rewrite position: the change epoch of its last search (kNever: none yet).
+  // By bucket of the rule index: the change epoch of the last search of its rewrites
+  // (kNever: none yet). An iteration searches all the rewrites of a bucket or none
+  // (run_rewrites), except those whose fast-math flags are not granted, which are
+  // never searched in the run.
   std::vector<uint32_t> searched_at;
 };
 
@@ -92,13 +99,34 @@ struct SearchMemory {
 // operation, and classes by the operations of their nodes).
 class OpIndex {
  public:
-  void build(const EGraph& egraph, const std::vector<ClassId>& ids) {
+  // The operations a node's operands hold: class_summary_bit of each operand's class.
+  using Held = std::array<uint64_t, 3>;
+  // A node of a class, with what its operands hold (see with_nodes below).
+  struct NodeShape {
+    Op op;
+    DType dtype;
+    Held held;
+  };
+  // A class's dtype, whether its value is known, and its nodes in `nodes_`.
+  struct ClassFacts {
+    uint32_t first = 0, count = 0;
+    DType dtype = DType::Index;
+    bool constant = false;
+  };
+
+  // `with_nodes`: also record every class's facts and nodes with their operands'
+  // summaries (nodes() below), so that the filter before matching reads none of the
+  // e-graph; for small e-graphs (the records cost 32 bytes a node).
+  void build(const EGraph& egraph, const std::vector<ClassId>& ids, bool with_nodes) {
     for (std::vector<ClassId>& list : by_op_) list.clear();
     dtypes_.fill(0);
+    present_ = 0;
+    held_anywhere_ = 0;
     summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
       const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.data.dtype);
+      present_ |= dtype_bit;
       uint64_t& summary = summaries_[id.value];
       if (eclass.data.constant) summary |= kKnownConstantBit;
       int last = -1;
@@ -110,6 +138,29 @@ class OpIndex {
         dtypes_[op] |= dtype_bit;
         summary |= class_summary_bit(node.op);
       }
+      held_anywhere_ |= summary;
+    }
+    if (!with_nodes) {
+      // A large e-graph: the records of a small one are not kept through its growth.
+      if (nodes_.capacity() > 0) {
+        std::vector<NodeShape>().swap(nodes_);
+        std::vector<ClassFacts>().swap(facts_);
+      }
+      return;
+    }
+    nodes_.clear();
+    facts_.resize(summaries_.size());
+    for (ClassId id : ids) {
+      const EClass& eclass = egraph.eclass(id);
+      ClassFacts& facts = facts_[id.value];
+      facts.first = static_cast<uint32_t>(nodes_.size());
+      facts.dtype = eclass.data.dtype;
+      facts.constant = eclass.data.constant.has_value();
+      for (const ENode& node : eclass.nodes) {
+        NodeShape& shape = nodes_.emplace_back(NodeShape{node.op, node.dtype, {}});
+        for (std::size_t i = 0; i < node.children.size(); ++i) shape.held[i] = summary(egraph.find(node.children[i]));
+      }
+      facts.count = static_cast<uint32_t>(nodes_.size()) - facts.first;
     }
   }
   // The operations of a canonical class's nodes, and kKnownConstantBit if its value is
@@ -118,12 +169,42 @@ class OpIndex {
   const std::vector<ClassId>& classes_with(Op op) const { return by_op_[static_cast<std::size_t>(op)]; }
   // The dtypes of the classes holding a node of `op`, one bit per dtype.
   uint32_t dtypes_with(Op op) const { return dtypes_[static_cast<std::size_t>(op)]; }
+  // The dtypes of all classes, one bit per dtype.
+  uint32_t dtypes_present() const { return present_; }
+  // The union of all class summaries: what any operand anywhere may hold.
+  uint64_t held_anywhere() const { return held_anywhere_; }
+  // Recorded by build(..., with_nodes = true) only, for a canonical class.
+  const ClassFacts& facts(ClassId id) const { return facts_[id.value]; }
+  std::span<const NodeShape> nodes(const ClassFacts& facts) const {
+    return std::span<const NodeShape>(nodes_.data() + facts.first, facts.count);
+  }
 
  private:
   std::array<std::vector<ClassId>, kNumOps> by_op_;
   std::array<uint32_t, kNumOps> dtypes_{};
+  uint32_t present_ = 0;
+  uint64_t held_anywhere_ = 0;
   std::vector<uint64_t> summaries_;  // by class id
+  std::vector<ClassFacts> facts_;    // by class id
+  std::vector<NodeShape> nodes_;     // by class, in id order
 };
+
+// Whether operands holding `held` meet what `shape` needs (see RootShape).
+bool meets(const RootShape& shape, const OpIndex::Held& held) {
+  bool met = true;
+  if (shape.any_order) {
+    const uint64_t any = held[0] | held[1] | held[2];
+    for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
+  } else {
+    for (std::size_t i = 0; i < held.size(); ++i)
+      met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
+  }
+  return met;
+}
+
+bool unconstrained(const RootShape& shape) {
+  return (shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2]) == 0;
+}
 
 // Whether some node of `eclass` with the root operation of a rewrite (`op`, `dtype`)
 // has operands whose classes hold what the rewrite's left side needs under its root
@@ -131,24 +212,40 @@ class OpIndex {
 // without running the matcher. True means only that it may.
 bool may_match(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, Op op, DType dtype,
                const EClass& eclass) {
-  if (shape.operand_needs == std::array<uint64_t, 3>{}) return true;
+  if (unconstrained(shape)) return true;
   for (const ENode& node : eclass.nodes) {
     if (node.op != op || node.dtype != dtype) continue;
-    std::array<uint64_t, 3> held{};
+    OpIndex::Held held{};
     for (std::size_t i = 0; i < node.children.size(); ++i) held[i] = op_index.summary(egraph.find(node.children[i]));
-    bool met = true;
-    if (shape.any_order) {
-      const uint64_t any = held[0] | held[1] | held[2];
-      for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
-    } else {
-      for (std::size_t i = 0; i < held.size(); ++i)
-        met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
-    }
-    if (met) return true;
+    if (meets(shape, held)) return true;
   }
   return false;
 }
 static_assert(kNumDTypes <= 32, "OpIndex keeps the dtypes of an operation in 32 bits");
+
+// Whether class `id` passes the checks made before running the matcher of a rewrite
+// with root `root` and shape `shape` there: its dtype, no known value, may_match.
+bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, const RuleRoot& root, ClassId id) {
+  const EClass& eclass = egraph.eclass(id);
+  if (eclass.data.dtype != root.dtype) return false;
+  // A class whose value the analysis knows already holds its cheapest form, the
+  // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
+  // with constants) only decomposes that constant into ever new ones.
+  if (eclass.data.constant) return false;
+  return !root.rooted || may_match(egraph, op_index, shape, root.op, root.dtype, eclass);
+}
+
+// may_hold from the records of an OpIndex built with its nodes, without reading the
+// e-graph: the same answer.
+bool may_hold(const OpIndex& op_index, const RootShape& shape, const RuleRoot& root, ClassId id) {
+  const OpIndex::ClassFacts& facts = op_index.facts(id);
+  if (facts.dtype != root.dtype || facts.constant) return false;
+  if (!root.constrained) return true;
+  for (const OpIndex::NodeShape& node : op_index.nodes(facts)) {
+    if (node.op == root.op && node.dtype == root.dtype && meets(shape, node.held)) return true;
+  }
+  return false;
+}
 
 // Classes a search task covers: enough that a task outweighs its scheduling.
 constexpr std::size_t kClassesPerTask = 256;
@@ -168,23 +265,16 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   thread_local std::vector<Subst> substs;
   thread_local std::vector<uint32_t> newest;
   const Rewrite& rewrite = rewrites[task.rewrite];
-  const PatternNode& root = rewrite.lhs.root_node();
+  const RuleRoot& root = rule_index.root(task.rewrite);
   const RootShape& shape = rule_index.shape(task.rewrite);
-  const bool rooted = root.kind == PatternNode::Kind::Op;
-  const uint32_t before = memory ? memory->searched_at[task.rewrite] : SearchMemory::kNever;
+  const uint32_t before = memory ? memory->searched_at[rule_index.bucket_of(task.rewrite)] : SearchMemory::kNever;
   const bool remembered = before != SearchMemory::kNever;
   task.flat.clear();
   task.repeated = 0;
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
     const ClassId id = (*task.classes)[k];
-    const EClass& eclass = egraph.eclass(id);
-    if (eclass.data.dtype != root.dtype) continue;
-    // A class whose value the analysis knows already holds its cheapest form, the
-    // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
-    // with constants) only decomposes that constant into ever new ones.
-    if (eclass.data.constant) continue;
-    if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
+    if (!task.filtered && !may_hold(egraph, op_index, shape, root, id)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
     for (std::size_t m = 0; m < substs.size(); ++m) {
@@ -212,14 +302,46 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
 // Class ids a task's match list keeps between runs (256 KB).
 constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 
-// What a run's search works in; see run_rewrites.
+// A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
+struct Candidate {
+  uint32_t rewrite = 0;  // position in the span of rewrites
+  const std::vector<ClassId>* classes = nullptr;
+  std::size_t begin = 0, end = 0;
+  std::size_t limit = RunLimits::kNoLimit;  // the backoff scheduler's match limit
+};
+
+// What a run's search works in; see run_rewrites. Everything is kept between runs and
+// iterations: a batch makes a run or two per case, of an iteration or two, and
+// allocating these lists anew was a good part of its time.
 struct Scratch {
   OpIndex op_index;
   SearchMemory memory;
+  // Buckets whose memory.searched_at is set (all others are kNever): a run resets these.
+  std::vector<uint32_t> remembered;
   std::vector<TaskMatches> tasks;
-  std::vector<uint32_t> active;
+  std::size_t tasks_touched = 0;  // tasks the run's iterations used (the others are empty)
+  std::vector<Candidate> to_search;
+  std::vector<uint32_t> searched_buckets;  // the rule index buckets an iteration searched
+  // The classes each rewrite's tasks cover, when filtered in the set-up (TaskMatches).
+  std::vector<ClassId> filtered;
+  // By position in `active` (the rewrites an iteration searches, each with tasks):
+  std::vector<uint32_t> active;                       // the rewrite's position
+  std::vector<std::size_t> limits_of;                 // backoff match limit
+  std::vector<std::size_t> first_task;                // its first task (one more entry: the end)
+  std::vector<char> applied;                          // whether its matches are applied (not banned)
+  std::vector<std::size_t> fires;                     // applications that made two classes equal
+  std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
+  std::size_t found_capacity = 0;
   bool in_use = false;
 };
+
+// At most this many e-nodes: the set-up filters each rewrite's candidate classes
+// (dtype, known constant, may_match) and makes tasks only over those that pass, so that
+// a rewrite that cannot match anywhere costs no task. A small e-graph has a class or
+// two per candidate rewrite and most fail. A large one is filtered by its tasks, in
+// parallel when several threads search, and without the op index's node records (32
+// bytes an e-node, 32 KB at this size).
+constexpr std::size_t kFilterInSetUpNodes = 1024;
 
 // The backoff scheduler's memory of one rewrite (egg's RuleStats).
 struct RuleBan {
@@ -261,16 +383,25 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   struct Release {
     Scratch& scratch;
     ~Release() {
-      for (TaskMatches& task : scratch.tasks) {
+      for (std::size_t t = 0; t < scratch.tasks_touched; ++t) {
+        TaskMatches& task = scratch.tasks[t];
         if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
       }
+      scratch.tasks_touched = 0;
       scratch.in_use = false;
     }
   } release{scratch};
   OpIndex& op_index = scratch.op_index;
   const bool remember = !backoff && !egraph.explainer();
   SearchMemory* memory = remember ? &scratch.memory : nullptr;
-  if (memory) memory->searched_at.assign(rewrites.size(), SearchMemory::kNever);
+  if (memory) {
+    if (memory->searched_at.size() != rule_index->num_buckets()) {
+      memory->searched_at.assign(rule_index->num_buckets(), SearchMemory::kNever);
+    } else {
+      for (uint32_t r : scratch.remembered) memory->searched_at[r] = SearchMemory::kNever;
+    }
+    scratch.remembered.clear();
+  }
   std::vector<TaskMatches>& tasks = scratch.tasks;
   std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
   std::optional<tbb::task_arena> arena;            // made when a search first goes parallel
@@ -303,67 +434,110 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // the number of threads.
     auto phase = Clock::now();
     const std::vector<ClassId> ids = egraph.class_ids();
+    const bool filter_in_set_up = egraph.num_nodes() <= kFilterInSetUpNodes;
+    op_index.build(egraph, ids, filter_in_set_up);
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
-    std::array<bool, kNumDTypes> dtype_present{};
-    for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).data.dtype)] = true;
-    op_index.build(egraph, ids);
-    // The rewrites whose root can match some class, in increasing position. (The
-    // backoff scheduler looks at every rewrite of a dtype present, so that its bans
-    // and their counts are those of a scan of all rewrites.)
-    active.clear();
-    if (backoff) {
-      for (std::size_t r = 0; r < rewrites.size(); ++r) {
-        if (dtype_present[static_cast<std::size_t>(rewrites[r].lhs.root_node().dtype)])
-          active.push_back(static_cast<uint32_t>(r));
-      }
-    } else {
-      for (int op = 0; op < kNumOps; ++op) {
-        for (uint32_t mask = op_index.dtypes_with(Op(op)); mask != 0; mask &= mask - 1) {
-          const std::span<const uint32_t> rooted = rule_index->rooted_at(Op(op), DType(std::countr_zero(mask)));
-          active.insert(active.end(), rooted.begin(), rooted.end());
-        }
-      }
-      for (int d = 0; d < kNumDTypes; ++d) {
-        if (!dtype_present[d]) continue;
-        const std::span<const uint32_t> unrooted = rule_index->unrooted(DType(d));
-        active.insert(active.end(), unrooted.begin(), unrooted.end());
-      }
-      std::sort(active.begin(), active.end());
-    }
-    std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
-    std::vector<std::size_t> limits_of(active.size(), RunLimits::kNoLimit);
-    std::vector<std::size_t> first_task(active.size() + 1, 0);
+    const uint32_t dtypes_present = op_index.dtypes_present();
+    // The rewrites to search and their candidate classes (filtered here for a small
+    // e-graph), in increasing position.
+    std::vector<Candidate>& to_search = scratch.to_search;
+    to_search.clear();
+    std::vector<ClassId>& filtered = scratch.filtered;
+    filtered.clear();
     std::size_t candidates = 0;
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      const std::size_t r = active[a];
-      first_task[a] = used;
-      // A rule proved only under relaxed float semantics runs only where they are granted.
-      if (!fast_math.includes(rewrites[r].fast_math)) continue;
-      if (backoff) {
+    const OpIndex::Held anywhere = {op_index.held_anywhere(), op_index.held_anywhere(), op_index.held_anywhere()};
+    // Adds rewrite `r` to to_search unless no class is a candidate for it.
+    auto consider = [&](uint32_t r, const RuleRoot& root, std::size_t limit) {
+      // A rewrite whose operands need what no class holds matches nowhere.
+      if (root.constrained && !meets(rule_index->shape(r), anywhere)) return;
+      const std::vector<ClassId>* classes = root.rooted ? &op_index.classes_with(root.op) : &ids;
+      candidates += classes->size();
+      std::size_t begin = 0, end = classes->size();
+      if (filter_in_set_up) {
+        begin = filtered.size();
+        const RootShape& shape = rule_index->shape(r);
+        for (ClassId id : *classes) {
+          if (may_hold(op_index, shape, root, id)) filtered.push_back(id);
+        }
+        end = filtered.size();
+        classes = &filtered;  // the vector, not its storage: it may still grow
+      }
+      if (begin != end) to_search.push_back(Candidate{r, classes, begin, end, limit});
+    };
+    std::vector<uint32_t>& searched_buckets = scratch.searched_buckets;
+    searched_buckets.clear();
+    if (backoff) {
+      // The backoff scheduler looks at every rewrite of a dtype present, so that its
+      // bans and their counts are those of a scan of all rewrites.
+      for (std::size_t r = 0; r < rewrites.size(); ++r) {
+        const RuleRoot& root = rule_index->root(r);
+        if (!(dtypes_present >> static_cast<unsigned>(root.dtype) & 1)) continue;
+        // A rule proved only under relaxed float semantics runs only where they are granted.
+        if (!fast_math.includes(root.fast_math)) continue;
         RuleBan& ban = bans[r];
         if (iteration < ban.banned_until) {
           ++stats.banned;
           continue;
         }
-        limits_of[a] = shifted(scheduler.match_limit, ban.times_banned);
+        consider(static_cast<uint32_t>(r), root, shifted(scheduler.match_limit, ban.times_banned));
       }
-      const PatternNode& root = rewrites[r].lhs.root_node();
-      const std::vector<ClassId>& classes = root.kind == PatternNode::Kind::Op ? op_index.classes_with(root.op) : ids;
-      candidates += classes.size();
-      for (std::size_t begin = 0; begin < classes.size(); begin += kClassesPerTask) {
+    } else {
+      // The buckets of the index whose root (operation, dtype) some class has: all
+      // their rewrites are searched (SearchMemory keeps one epoch per bucket).
+      auto consider_bucket = [&](std::span<const uint32_t> bucket) {
+        if (bucket.empty()) return;
+        searched_buckets.push_back(rule_index->bucket_of(bucket.front()));
+        for (uint32_t r : bucket) {
+          const RuleRoot& root = rule_index->root(r);
+          if (fast_math.includes(root.fast_math)) consider(r, root, RunLimits::kNoLimit);
+        }
+      };
+      for (int op = 0; op < kNumOps; ++op) {
+        for (uint32_t mask = op_index.dtypes_with(Op(op)); mask != 0; mask &= mask - 1)
+          consider_bucket(rule_index->rooted_at(Op(op), DType(std::countr_zero(mask))));
+      }
+      for (uint32_t mask = dtypes_present; mask != 0; mask &= mask - 1)
+        consider_bucket(rule_index->unrooted(DType(std::countr_zero(mask))));
+      // Buckets hold increasing positions; the few rewrites left are put in order.
+      std::sort(to_search.begin(), to_search.end(),
+                [](const Candidate& x, const Candidate& y) { return x.rewrite < y.rewrite; });
+    }
+    // `active`: the rewrites searched, by increasing position; each has tasks.
+    active.clear();
+    const std::size_t num_active = to_search.size();
+    std::vector<std::size_t>& limits_of = scratch.limits_of;
+    std::vector<std::size_t>& first_task = scratch.first_task;
+    limits_of.resize(num_active);
+    first_task.resize(num_active + 1);
+    if (scratch.found_capacity < num_active) {
+      scratch.found = std::make_unique<std::atomic<std::size_t>[]>(num_active);
+      scratch.found_capacity = num_active;
+    }
+    std::atomic<std::size_t>* found = scratch.found.get();
+    std::size_t used = 0;  // tasks of this iteration (the vector keeps their buffers)
+    for (std::size_t a = 0; a < num_active; ++a) {
+      const Candidate& candidate = to_search[a];
+      const uint32_t r = candidate.rewrite;
+      active.push_back(r);
+      limits_of[a] = candidate.limit;
+      first_task[a] = used;
+      found[a].store(0, std::memory_order_relaxed);
+      const std::size_t width = 1 + rewrites[r].vars.size();
+      for (std::size_t begin = candidate.begin; begin < candidate.end; begin += kClassesPerTask) {
         if (used == tasks.size()) tasks.emplace_back();
         TaskMatches& task = tasks[used++];
         task.rewrite = r;
         task.active = a;
-        task.width = 1 + rewrites[r].vars.size();
-        task.classes = &classes;
+        task.width = width;
+        task.classes = candidate.classes;
         task.begin = begin;
-        task.end = std::min(classes.size(), begin + kClassesPerTask);
+        task.end = std::min(candidate.end, begin + kClassesPerTask);
+        task.filtered = filter_in_set_up;
       }
     }
-    first_task[active.size()] = used;
-    std::vector<std::atomic<std::size_t>> found(active.size());
+    first_task[num_active] = used;
+    scratch.tasks_touched = std::max(scratch.tasks_touched, used);
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
       search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
@@ -376,9 +550,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     // The backoff scheduler bans a rule that found more than its limit: none of its
     // matches are applied.
-    std::vector<char> applied(active.size(), 1);
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      if (first_task[a] == first_task[a + 1] || !backoff) continue;
+    std::vector<char>& applied = scratch.applied;
+    applied.assign(num_active, 1);
+    for (std::size_t a = 0; backoff && a < num_active; ++a) {
+      if (first_task[a] == first_task[a + 1]) continue;
       std::size_t count = 0;
       for (std::size_t t = first_task[a]; t < first_task[a + 1]; ++t) count += tasks[t].count();
       if (count > limits_of[a]) {
@@ -396,8 +571,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (memory && egraph.change_epoch() < kMaxNodeEpoch) {
       // Every match of the rewrites searched is applied below (the simple scheduler
       // bans nothing): the next search of each may skip what this one found.
-      for (std::size_t a = 0; a < active.size(); ++a) {
-        if (first_task[a] != first_task[a + 1]) memory->searched_at[active[a]] = egraph.change_epoch();
+      for (uint32_t bucket : searched_buckets) {
+        uint32_t& at = memory->searched_at[bucket];
+        if (at == SearchMemory::kNever) scratch.remembered.push_back(bucket);
+        at = egraph.change_epoch();
       }
     }
     // Changes from here on are newer than this search.
@@ -442,7 +619,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
 
     phase = Clock::now();
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
-    std::vector<std::size_t> fires(active.size(), 0);
+    std::vector<std::size_t>& fires = scratch.fires;
+    fires.assign(active.size(), 0);
     std::size_t m = 0;
     for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> subst) {
       const Rewrite& rewrite = rewrites[r];
@@ -469,7 +647,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       ++m;
       return true;
     });
-    for (std::size_t a = 0; a < active.size(); ++a) {
+    for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);

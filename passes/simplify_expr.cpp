@@ -304,7 +304,13 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
         report.stop_reason == StopReason::TimeLimit || report.stop_reason == StopReason::Minimal ||
         report.stop_reason == StopReason::Stalled)
       break;
-    unchanged_since.emplace(egraph, costs);
+    // The stall watch extracted from this e-graph at the start of a saturated run's
+    // last iteration, which changed nothing.
+    if (std::optional<TreeExtractor> taken = watch.take_extractor(egraph, run.stop_reason == StopReason::Saturated)) {
+      unchanged_since.emplace(std::move(*taken));
+    } else {
+      unchanged_since.emplace(egraph, costs);
+    }
     const std::size_t nodes = egraph.num_nodes();
     Extracted best = unchanged_since->extract(root);
     // Invalid when the profile forbids every form of the root: nothing to normalize.

@@ -21,7 +21,10 @@ StallWatch::StallWatch(const CostProfile& costs, ClassId root, std::size_t max_n
     : costs_(costs), root_(root), impatient_from_nodes_(std::max(max_nodes / kNodeLimitShare, kMinNodes)) {}
 
 bool StallWatch::stalled(const EGraph& egraph) {
-  const TreeExtractor extractor(egraph, costs_);
+  const TreeExtractor& extractor = last_.emplace(egraph, costs_);
+  last_epoch_ = egraph.change_epoch();
+  last_nodes_ = egraph.num_nodes();
+  last_classes_ = egraph.num_classes();
   const ClassId root = egraph.find(root_);
   const Cost cost = extractor.cost(root);
   const uint64_t size = extractor.size(root);
@@ -36,6 +39,15 @@ bool StallWatch::stalled(const EGraph& egraph) {
   ++unimproved_;
   fired_ = unimproved_ >= kPatience || egraph.num_nodes() >= impatient_from_nodes_;
   return fired_;
+}
+
+std::optional<TreeExtractor> StallWatch::take_extractor(const EGraph& egraph, bool saturated) {
+  std::optional<TreeExtractor> taken;
+  if (last_ && saturated && egraph.change_epoch() == last_epoch_ + 1 && egraph.num_nodes() == last_nodes_ &&
+      egraph.num_classes() == last_classes_ && !egraph.needs_rebuild())
+    taken.emplace(std::move(*last_));
+  last_.reset();
+  return taken;
 }
 
 }  // namespace eqsat

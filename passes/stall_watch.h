@@ -22,10 +22,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "egraph/class_id.h"
 #include "egraph/egraph.h"
 #include "extract/cost.h"
+#include "extract/extractor.h"
 
 namespace eqsat {
 
@@ -44,6 +46,14 @@ class StallWatch {
   // Whether stalled() ever said true.
   bool fired() const { return fired_; }
 
+  // The tree extractor of the last measurement, when `egraph` is still as it was then
+  // (nullopt otherwise). A run that ends saturated ends with an iteration that changed
+  // nothing, begun by a measurement: its caller need not extract again. The e-graph is
+  // taken as unchanged when exactly one search happened since (one change epoch: see
+  // EGraph::change_epoch), `saturated` says that search's matches changed nothing, and
+  // its counts of e-nodes and e-classes agree.
+  std::optional<TreeExtractor> take_extractor(const EGraph& egraph, bool saturated);
+
   // From how many e-nodes on one iteration without improvement stops the run.
   std::size_t impatient_from_nodes() const { return impatient_from_nodes_; }
 
@@ -56,6 +66,9 @@ class StallWatch {
   uint64_t best_size_ = 0;
   int unimproved_ = 0;  // iterations in a row since the best tree last improved
   bool fired_ = false;
+  std::optional<TreeExtractor> last_;  // the extractor of the last measurement
+  uint32_t last_epoch_ = 0;            // the e-graph's change epoch, nodes and classes then
+  std::size_t last_nodes_ = 0, last_classes_ = 0;
 };
 
 }  // namespace eqsat
