@@ -95,6 +95,21 @@ std::optional<ClassId> EGraph::lookup(ENode node) const {
   return find(*id);
 }
 
+std::optional<ClassId> EGraph::lookup_constant(const Value& value) const {
+  auto bucket = constant_index_.find(hash_value(value));
+  if (bucket == constant_index_.end()) return std::nullopt;
+  for (uint32_t index : bucket->second) {
+    if (constants_[index] == value) {
+      ENode leaf;
+      leaf.op = Op::Const;
+      leaf.dtype = value.dtype;
+      leaf.payload = index;
+      return lookup(leaf);
+    }
+  }
+  return std::nullopt;
+}
+
 ClassData EGraph::make_data(const ENode& node) const {
   ClassData data;
   data.dtype = node.dtype;
