@@ -94,8 +94,10 @@ unsigned operation_height(const Pattern& pattern);
 // accesses of many lookups: stage 1 fetches the hash-cons slots of the nodes of height
 // 1 (over variables only), stage 2 the union-find entries of the classes found there,
 // stage 3 the slots of the nodes of height 2 (their operands now known), and so on up
-// to stage 2 * operation_height. Stage k looks up what the stages before it fetched,
-// so the caller runs the stages on a match in increasing order, some matches apart.
+// to stage 2 * operation_height (instance_in_class needs only those up to
+// 2 * (operation_height - 1): it finds the root in the class of the match, not in the
+// hash-cons). Stage k looks up what the stages before it fetched, so the caller runs
+// the stages on a match in increasing order, some matches apart.
 void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
                        unsigned stage = 1);
 

@@ -224,7 +224,8 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
 void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   constexpr std::size_t kStageDistance = 4;
   constexpr unsigned kMaxStages = 4;  // deeper right sides are rare
-  const unsigned stages = std::min(kMaxStages, 2 * operation_height(rhs));
+  const unsigned height = operation_height(rhs);
+  const unsigned stages = std::min(kMaxStages, height > 1 ? 2 * (height - 1) : 0);
   const std::size_t width = task.width, count = task.count();
   ClassId* const flat = task.flat.data();
   auto subst_of = [&](std::size_t m) { return std::span<const ClassId>(flat + m * width + 1, width - 1); };
