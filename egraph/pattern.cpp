@@ -257,8 +257,7 @@ unsigned operation_height(const Pattern& pattern) {
   return pattern.nodes.empty() ? 0 : heights[pattern.root];
 }
 
-bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
-                       ClassId target) {
+bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target) {
   if (pattern.nodes.size() > kLookupNodes) return false;  // no harm: it is applied
   ClassId built[kLookupNodes];
   for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
@@ -294,8 +293,7 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
   return built[pattern.root] == egraph.find(target);
 }
 
-void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
-                       unsigned stage) {
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, unsigned stage) {
   if (pattern.nodes.size() > kLookupNodes || stage == 0) return;
   // Stage 2h - 1 fetches the slots of the nodes of height h, stage 2h the union-find
   // entries of the classes found there; the nodes below are looked up.

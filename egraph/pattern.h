@@ -82,8 +82,7 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
 // nothing that a rebuild does not undo: the runner skips such matches. For a rebuilt
 // e-graph and a substitution of canonical classes (as a search gives). Reads only, so
 // several threads may ask at once while the e-graph is not being changed.
-bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
-                       ClassId target);
+bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target);
 
 // How many operations deep a pattern is: 0 for a variable or a constant, 1 for an
 // operation over those, 2 for `x + (y + z)`, ...

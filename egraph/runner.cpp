@@ -43,12 +43,13 @@ std::string RunReport::to_json() const {
     first = false;
   }
   out << "}, \"search_seconds\": " << search_seconds << ", \"filter_seconds\": " << filter_seconds
-      << ", \"apply_seconds\": " << apply_seconds
-      << ", \"rebuild_seconds\": " << rebuild_seconds << ", \"per_iteration\": [";
+      << ", \"apply_seconds\": " << apply_seconds << ", \"rebuild_seconds\": " << rebuild_seconds
+      << ", \"per_iteration\": [";
   for (std::size_t i = 0; i < per_iteration.size(); ++i) {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
-        << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied << ", \"merges\": " << it.merges << ", \"banned\": " << it.banned << '}';
+        << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied << ", \"merges\": " << it.merges
+        << ", \"banned\": " << it.banned << '}';
   }
   out << "]}";
   return out.str();

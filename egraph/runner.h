@@ -59,7 +59,7 @@ struct IterationStats {
   // Matches whose right side was in place already are not applied (egraph/runner.cpp,
   // drop_present) and count for nothing; an iteration with no merge changed nothing.
   std::size_t merges = 0;
-  std::size_t banned = 0;   // rules not applied this iteration (backoff)
+  std::size_t banned = 0;  // rules not applied this iteration (backoff)
 };
 
 struct RunReport {
