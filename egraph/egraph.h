@@ -164,6 +164,11 @@ class EGraph {
   ENode canonicalize_mut(ENode node);
   bool merge_classes(ClassId a, ClassId b);
   ClassData make_data(const ENode& node) const;
+  // Whether `node` is an INDEX sum, difference or product of classes the analyses know
+  // nothing of (no constant, unbounded, no congruence): then so is the node, and
+  // make_data says so without the transfer functions. Most nodes of a large
+  // saturation of unknowns are such nodes.
+  bool nothing_known_of_sum_or_product(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
   // Joins `refined` (the class's data with a fact added) into the class.
