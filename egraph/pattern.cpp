@@ -250,7 +250,7 @@ constexpr std::size_t kLookupNodes = 32;
 }  // namespace
 
 unsigned operation_height(const Pattern& pattern) {
-  std::vector<unsigned> heights(pattern.nodes.size(), 0);
+  boost::container::small_vector<unsigned, kLookupNodes> heights(pattern.nodes.size(), 0);
   for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
     for (uint32_t child : pattern.nodes[i].children) heights[i] = std::max(heights[i], heights[child] + 1);
   }
