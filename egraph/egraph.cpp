@@ -112,6 +112,31 @@ std::optional<ClassId> EGraph::lookup(ENode node) const {
   return find(*id);
 }
 
+std::optional<ClassId> EGraph::lookup_constant(const Value& value) const {
+  auto bucket = constant_index_.find(hash_value(value));
+  if (bucket == constant_index_.end()) return std::nullopt;
+  for (uint32_t index : bucket->second) {
+    if (constants_[index] == value) {
+      ENode leaf;
+      leaf.op = Op::Const;
+      leaf.dtype = value.dtype;
+      leaf.payload = index;
+      return lookup(leaf);
+    }
+  }
+  return std::nullopt;
+}
+
+bool EGraph::nothing_known_of_sum_or_product(const ENode& node) const {
+  if (node.dtype != DType::Index || (node.op != Op::Add && node.op != Op::Sub && node.op != Op::Mul)) return false;
+  for (ClassId child : node.children) {
+    const ClassData& known = data(child);
+    if (known.dtype != DType::Index || known.constant || !known.interval.is_all() || !known.congruence.is_unknown())
+      return false;
+  }
+  return true;
+}
+
 ClassData EGraph::make_data(const ENode& node) const {
   ClassData data;
   data.dtype = node.dtype;
@@ -127,6 +152,7 @@ ClassData EGraph::make_data(const ENode& node) const {
       data.constant = constants_[node.payload];
       break;
     default: {
+      if (nothing_known_of_sum_or_product(node)) return data;  // the dtype's interval, no congruence
       boost::container::small_vector<Value, 3> constants;
       boost::container::small_vector<Interval, 3> intervals;
       boost::container::small_vector<Congruence, 3> congruences;

@@ -87,8 +87,31 @@ class EGraph {
   bool add_to(ClassId target, ENode node, Reason reason = Reason::given());
   // Starts fetching the hash-cons slot of `node`, for an `add` of it soon after.
   void prefetch(const ENode& node) const { memo_.prefetch(canonicalize(node)); }
+  // The same for a node whose children are canonical ids already.
+  void prefetch_canonical(ENode node) const {
+    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+      std::swap(node.children[0], node.children[1]);
+    }
+    memo_.prefetch(node);
+  }
   // The class of an existing node, if present (the node is canonicalized first).
+  // Reads only (no path compression), so threads may look up concurrently while
+  // nothing is being changed.
   std::optional<ClassId> lookup(ENode node) const;
+  // The class of the constant leaf `value`, if present (interns nothing).
+  std::optional<ClassId> lookup_constant(const Value& value) const;
+  // Lookup in two steps, for callers that overlap the memory accesses of many lookups
+  // (egraph/pattern.h, prefetch_instance): `probe` takes a node whose children are
+  // canonical ids already and returns the class id the hash-cons records for it, which
+  // a merge may have made non-canonical since (find gives the class); prefetch_find
+  // starts fetching what a find of `id` reads.
+  std::optional<ClassId> probe(ENode node) const {
+    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+      std::swap(node.children[0], node.children[1]);
+    }
+    return memo_.find(node);
+  }
+  void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
 
   // --- Facts. ---
   // Bounds of a variable; applies to the variable's class now and to a later add_var.
@@ -144,6 +167,11 @@ class EGraph {
   ENode canonicalize_mut(ENode node);
   bool merge_classes(ClassId a, ClassId b);
   ClassData make_data(const ENode& node) const;
+  // Whether `node` is an INDEX sum, difference or product of classes the analyses know
+  // nothing of (no constant, unbounded, no congruence): then so is the node, and
+  // make_data says so without the transfer functions. Most nodes of a large
+  // saturation of unknowns are such nodes.
+  bool nothing_known_of_sum_or_product(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
   // Joins `refined` (the class's data with a fact added) into the class.

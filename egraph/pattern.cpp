@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 
 namespace eqsat {
 
@@ -241,19 +242,90 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
   });
 }
 
-void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst) {
-  for (const PatternNode& pnode : pattern.nodes) {
-    if (pnode.kind != PatternNode::Kind::Op) continue;
-    ENode node;
-    node.op = pnode.op;
-    node.dtype = pnode.dtype;
-    bool known = true;
-    for (uint32_t child : pnode.children) {
-      const PatternNode& c = pattern.nodes[child];
-      known = known && c.kind == PatternNode::Kind::Var;
-      if (known) node.children.push_back(subst[c.var]);
+namespace {
+
+// Patterns are small: the classes of their nodes fit on the stack.
+constexpr std::size_t kLookupNodes = 32;
+
+}  // namespace
+
+unsigned operation_height(const Pattern& pattern) {
+  boost::container::small_vector<unsigned, kLookupNodes> heights(pattern.nodes.size(), 0);
+  for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
+    for (uint32_t child : pattern.nodes[i].children) heights[i] = std::max(heights[i], heights[child] + 1);
+  }
+  return pattern.nodes.empty() ? 0 : heights[pattern.root];
+}
+
+bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target) {
+  if (pattern.nodes.size() > kLookupNodes) return false;  // no harm: it is applied
+  ClassId built[kLookupNodes];
+  for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
+    const PatternNode& pnode = pattern.nodes[i];
+    std::optional<ClassId> found;
+    switch (pnode.kind) {
+      case PatternNode::Kind::Var:
+        assert(egraph.find(subst[pnode.var]) == subst[pnode.var] && "a search gives canonical classes");
+        found = subst[pnode.var];
+        break;
+      case PatternNode::Kind::Const:
+        found = egraph.lookup_constant(pnode.value);
+        break;
+      case PatternNode::Kind::Op:
+        if (i == pattern.root) {
+          // The root need not be looked up: after a rebuild, a class's list holds its
+          // nodes in canonical form, sorted, and the target's is in cache (the matches
+          // come by class).
+          ENode node = node_of(pnode, built);
+          if (egraph.sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+            std::swap(node.children[0], node.children[1]);
+          }
+          const std::vector<ENode>& nodes = egraph.eclass(target).nodes;
+          return std::binary_search(nodes.begin(), nodes.end(), node);
+        }
+        found = egraph.probe(node_of(pnode, built));
+        if (found) found = egraph.find(*found);
+        break;
     }
-    if (known) egraph.prefetch(node);
+    if (!found) return false;
+    built[i] = *found;
+  }
+  return built[pattern.root] == egraph.find(target);
+}
+
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, unsigned stage) {
+  if (pattern.nodes.size() > kLookupNodes || stage == 0) return;
+  // Stage 2h - 1 fetches the slots of the nodes of height h, stage 2h the union-find
+  // entries of the classes found there; the nodes below are looked up.
+  const unsigned height = (stage + 1) / 2;
+  const bool slots = stage % 2 == 1;
+  ClassId built[kLookupNodes];
+  // Heights of the nodes; kUnknown where a node's class is not known (not looked up,
+  // not present, or a constant, whose lookup is not worth it here).
+  constexpr unsigned kUnknown = 0xFF;
+  uint8_t heights[kLookupNodes];
+  for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
+    const PatternNode& pnode = pattern.nodes[i];
+    heights[i] = kUnknown;
+    if (pnode.kind == PatternNode::Kind::Var) {
+      built[i] = subst[pnode.var];
+      heights[i] = 0;
+    }
+    if (pnode.kind != PatternNode::Kind::Op) continue;
+    unsigned below = 0;
+    for (uint32_t child : pnode.children) below = std::max<unsigned>(below, heights[child]);
+    if (below == kUnknown || below + 1 > height) continue;
+    const ENode node = node_of(pnode, built);
+    if (below + 1 == height) {
+      if (slots) {
+        egraph.prefetch_canonical(node);
+      } else if (std::optional<ClassId> recorded = egraph.probe(node)) {
+        egraph.prefetch_find(*recorded);
+      }
+    } else if (std::optional<ClassId> recorded = egraph.probe(node)) {
+      built[i] = egraph.find(*recorded);
+      heights[i] = static_cast<uint8_t>(below + 1);
+    }
   }
 }
 

@@ -77,9 +77,27 @@ inline ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& 
 bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target,
                       Reason reason);
 
-// Starts fetching the hash-cons slots of the nodes of the instance whose children are
-// all variables (their classes are known before anything is added): the runner calls
-// it a few matches ahead of instantiate_into.
-void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst);
+// Whether the instance of `pattern` under `subst` is in the e-graph already, every node
+// of it, with its root in the class of `target`. Then instantiate_into would change
+// nothing that a rebuild does not undo: the runner skips such matches. For a rebuilt
+// e-graph and a substitution of canonical classes (as a search gives). Reads only, so
+// several threads may ask at once while the e-graph is not being changed.
+bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target);
+
+// How many operations deep a pattern is: 0 for a variable or a constant, 1 for an
+// operation over those, 2 for `x + (y + z)`, ...
+unsigned operation_height(const Pattern& pattern);
+
+// Starts fetching what looking up the instance of `pattern` under `subst` (canonical
+// classes) will read, one stage at a time, so that a caller can overlap the memory
+// accesses of many lookups: stage 1 fetches the hash-cons slots of the nodes of height
+// 1 (over variables only), stage 2 the union-find entries of the classes found there,
+// stage 3 the slots of the nodes of height 2 (their operands now known), and so on up
+// to stage 2 * operation_height (instance_in_class needs only those up to
+// 2 * (operation_height - 1): it finds the root in the class of the match, not in the
+// hash-cons). Stage k looks up what the stages before it fetched, so the caller runs
+// the stages on a match in increasing order, some matches apart.
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
+                       unsigned stage = 1);
 
 }  // namespace eqsat

@@ -52,8 +52,14 @@ struct IterationStats {
   std::size_t nodes = 0;    // canonical e-nodes at the start of the iteration
   std::size_t classes = 0;  // e-classes at the start of the iteration
   std::size_t matches = 0;  // matches the search found and kept (backoff: of unbanned rules)
-  std::size_t merges = 0;   // applications that made two different classes equal
-  std::size_t banned = 0;   // rules not applied this iteration (backoff)
+  // Of those, the matches applied: not found by an earlier search already (the simple
+  // scheduler's semi-naive apply) and with a right side not yet in place.
+  std::size_t applied = 0;
+  // Applications that changed the e-graph: added a node or made two classes equal.
+  // Matches whose right side was in place already are not applied (egraph/runner.cpp,
+  // drop_present) and count for nothing; an iteration with no merge changed nothing.
+  std::size_t merges = 0;
+  std::size_t banned = 0;  // rules not applied this iteration (backoff)
 };
 
 struct RunReport {
@@ -66,6 +72,7 @@ struct RunReport {
   std::map<std::string, std::size_t> rule_fires;
   // Where the time went (seconds also counts the initial rebuild and the checks).
   double search_seconds = 0.0;
+  double filter_seconds = 0.0;  // dropping matches whose right side is in place already
   double apply_seconds = 0.0;
   double rebuild_seconds = 0.0;
   std::vector<IterationStats> per_iteration;

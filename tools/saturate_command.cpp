@@ -129,8 +129,8 @@ int run_saturate(const SaturateFlags& flags) {
   out["scheduler"] = flags.scheduler;
   out["builtin_commutativity"] = commutativity;
   out["threads"] = flags.threads;
-  for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds", "apply_seconds",
-                          "rebuild_seconds"}) {
+  for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds",
+                          "filter_seconds", "apply_seconds", "rebuild_seconds"}) {
     out[key] = runner[key];
   }
   out["ns_per_node"] = report.seconds * 1e9 / nodes;

@@ -90,6 +90,34 @@ Guard upper_below_c() {
   return guard;
 }
 
+// The runner skips a match whose right side is in the e-graph already, in the class of
+// the match: applying it would change nothing.
+TEST(Pattern, InstanceInClassNeedsEveryNodeAndTheRootInTheClass) {
+  EGraph g;
+  g.set_builtin_commutativity(false);  // so that b + a is a node of its own
+  std::vector<PatternVar> vars = {{"x", DType::Index, false}, {"y", DType::Index, false}};
+  const Pattern swapped = Pattern::from_expr(bin(Op::Add, var("y"), var("x")), vars);
+  const Pattern nested = Pattern::from_expr(bin(Op::Mul, bin(Op::Add, var("y"), var("x")), lit(2)), vars);
+  const ClassId a = g.add_var("a", DType::Index), b = g.add_var("b", DType::Index);
+  const ClassId a_plus_b = g.add_expr(bin(Op::Add, var("a"), var("b")));
+  const ClassId b_plus_a = g.add_expr(bin(Op::Add, var("b"), var("a")));
+  const ClassId twice = g.add_expr(bin(Op::Mul, bin(Op::Add, var("b"), var("a")), lit(2)));
+  g.rebuild();
+  const std::vector<ClassId> subst = {a, b};
+  // b + a exists, but in a class of its own.
+  EXPECT_FALSE(instance_in_class(g, swapped, subst, a_plus_b));
+  EXPECT_TRUE(instance_in_class(g, swapped, subst, b_plus_a));
+  g.merge(a_plus_b, b_plus_a);
+  g.rebuild();
+  EXPECT_TRUE(instance_in_class(g, swapped, subst, g.find(a_plus_b)));
+  EXPECT_TRUE(instance_in_class(g, swapped, std::vector<ClassId>{b, a}, g.find(a_plus_b)));
+  EXPECT_FALSE(instance_in_class(g, swapped, subst, a)) << "b + a is not in the class of a";
+  // Inner nodes are looked up, constants too.
+  EXPECT_TRUE(instance_in_class(g, nested, subst, twice));
+  EXPECT_FALSE(instance_in_class(g, nested, subst, g.find(a_plus_b)));
+  EXPECT_FALSE(instance_in_class(g, nested, std::vector<ClassId>{b, b}, twice)) << "b + b is not in the e-graph";
+}
+
 TEST(Guard, IsTrueOnlyWhenTheAnalysisProvesIt) {
   EGraph g;
   g.set_var_interval("i", Interval::range(0, 7));
