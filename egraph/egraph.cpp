@@ -1,6 +1,7 @@
 #include "egraph/egraph.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <sstream>
@@ -45,6 +46,40 @@ void settle(ClassData& data) {
 }
 
 }  // namespace
+
+const ClassData& EGraph::dtype_data(DType dtype) {
+  static const auto table = [] {
+    std::array<ClassData, kNumDTypes> data;
+    for (int t = 0; t < kNumDTypes; ++t) {
+      data[t].dtype = static_cast<DType>(t);
+      data[t].interval = Interval::of_dtype(data[t].dtype);
+    }
+    return data;
+  }();
+  return table[static_cast<std::size_t>(dtype)];
+}
+
+void EGraph::set_data(EClass& eclass, const ClassData& data) {
+  assert(data.dtype == eclass.dtype);
+  if (data == dtype_data(eclass.dtype)) {
+    drop_facts(eclass);
+  } else if (eclass.facts != EClass::kNoFacts) {
+    facts_[eclass.facts] = data;
+  } else if (!free_facts_.empty()) {
+    eclass.facts = free_facts_.back();
+    free_facts_.pop_back();
+    facts_[eclass.facts] = data;
+  } else {
+    eclass.facts = static_cast<uint32_t>(facts_.size());
+    facts_.push_back(data);
+  }
+}
+
+void EGraph::drop_facts(EClass& eclass) {
+  if (eclass.facts == EClass::kNoFacts) return;
+  free_facts_.push_back(eclass.facts);
+  eclass.facts = EClass::kNoFacts;
+}
 
 uint32_t EGraph::intern_symbol(std::string_view name) {
   auto it = symbol_index_.find(std::string(name));
@@ -125,7 +160,7 @@ ClassData EGraph::make_data(const ENode& node) const {
         const ClassData& cond = this->data(node.children[0]);
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
-      DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).data.dtype;
+      DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).dtype;
       data.interval = data.interval.intersect(
           interval_of(node.op, node.dtype, operand, std::span<const Interval>(intervals.data(), intervals.size())));
       data.congruence = congruence_of(node.op, node.dtype, operand,
@@ -164,7 +199,8 @@ ClassId EGraph::add(ENode node) {
   EClass eclass;
   eclass.id = id;
   eclass.changed_at = epoch_;
-  eclass.data = make_data(node);
+  eclass.dtype = node.dtype;
+  set_data(eclass, make_data(node));
   node.added_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
   for (ClassId child : node.children) {
@@ -175,7 +211,7 @@ ClassId EGraph::add(ENode node) {
   is_dirty_.push_back(0);
   ++num_classes_;
   memo_.emplace(node, id);
-  if (node.op != Op::Const && class_of(id).data.constant) materialize_constant(id);
+  if (node.op != Op::Const && data(class_of(id)).constant) materialize_constant(id);
   return id;
 }
 
@@ -200,11 +236,12 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
   eclass.nodes.push_back(node);
   eclass.changed_at = epoch_;
   mark_dirty(root);
-  const ClassData before = eclass.data;
-  JoinResult join = join_class_data(eclass.data, incoming);
-  settle(eclass.data);
+  ClassData joined = data(eclass);
+  JoinResult join = join_class_data(joined, incoming);
+  settle(joined);
   if (join.contradiction) ++contradictions_;
-  if (eclass.data != before) {
+  if (joined != data(eclass)) {
+    set_data(eclass, joined);
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(root);
   }
@@ -213,12 +250,12 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
 
 void EGraph::materialize_constant(ClassId id) {
   id = find(id);
-  const ClassData& data = class_of(id).data;
-  if (!data.constant) return;
+  const ClassData& facts = data(class_of(id));
+  if (!facts.constant) return;
   ENode leaf;
   leaf.op = Op::Const;
-  leaf.dtype = data.dtype;
-  leaf.payload = intern_constant(*data.constant);
+  leaf.dtype = facts.dtype;
+  leaf.payload = intern_constant(*facts.constant);
   if (std::optional<ClassId> existing = memo_.find(leaf); existing && find(*existing) == id) return;
   ClassId constant_class = add(leaf);
   merge(id, constant_class, Reason::analysis());
@@ -286,8 +323,10 @@ void EGraph::refine(ClassId id, ClassData refined) {
   EClass& eclass = class_of(find(id));
   eclass.changed_at = epoch_;
   settle(refined);
-  JoinResult join = join_class_data(eclass.data, refined);
-  settle(eclass.data);
+  ClassData joined = data(eclass);
+  JoinResult join = join_class_data(joined, refined);
+  settle(joined);
+  set_data(eclass, joined);
   if (join.changed) {
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(eclass.id);
@@ -306,7 +345,7 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);
   if (a == b) return false;
-  assert(class_of(a).data.dtype == class_of(b).data.dtype && "merged e-classes of different dtypes");
+  assert(class_of(a).dtype == class_of(b).dtype && "merged e-classes of different dtypes");
   // The class with more parents stays the root: fewer parents move.
   if (class_of(a).parents.size() < class_of(b).parents.size()) std::swap(a, b);
   EClass& root = class_of(a);
@@ -317,17 +356,23 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   mark_dirty(a);
 
   pending_.insert(pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
-  ClassData before_root = root.data;
-  JoinResult join = join_class_data(root.data, absorbed.data);
-  settle(root.data);
-  if (join.contradiction) ++contradictions_;
-  // Parents of a side whose facts got more precise must be re-analysed.
-  if (root.data != before_root) {
-    analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
-    to_materialize_.push_back(a);
-  }
-  if (root.data != absorbed.data) {
-    analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+  // (Classes that know only their dtype, the common case, have nothing to join.)
+  if (root.facts != EClass::kNoFacts || absorbed.facts != EClass::kNoFacts) {
+    const ClassData absorbed_data = data(absorbed);
+    ClassData joined = data(root);
+    JoinResult join = join_class_data(joined, absorbed_data);
+    settle(joined);
+    if (join.contradiction) ++contradictions_;
+    // Parents of a side whose facts got more precise must be re-analysed.
+    if (joined != data(root)) {
+      analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
+      to_materialize_.push_back(a);
+    }
+    if (joined != absorbed_data) {
+      analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+    }
+    drop_facts(absorbed);
+    set_data(root, joined);
   }
   // The absorbed nodes are new in this class (a search of it never saw them).
   const std::size_t moved = root.nodes.size();
@@ -374,8 +419,10 @@ void EGraph::rebuild() {
       id = find(id);
       ClassData computed = make_data(canonicalize(node));
       EClass& eclass = class_of(id);
-      JoinResult join = join_class_data(eclass.data, computed);
-      settle(eclass.data);
+      ClassData joined = data(eclass);
+      JoinResult join = join_class_data(joined, computed);
+      settle(joined);
+      set_data(eclass, joined);
       if (join.contradiction) ++contradictions_;
       if (join.changed) {
         eclass.changed_at = epoch_;
@@ -476,7 +523,7 @@ std::string EGraph::check_invariants() const {
     const EClass& eclass = class_of(id);
     ++live;
     for (const ENode& node : eclass.nodes) {
-      if (node.dtype != eclass.data.dtype) {
+      if (node.dtype != eclass.dtype) {
         why << "class " << eclass.id.value << " holds a node of another dtype";
         return why.str();
       }
@@ -517,6 +564,8 @@ void EGraph::clear() {
   slot_of_.clear();
   slots_.clear();
   free_slots_.clear();
+  facts_.clear();
+  free_facts_.clear();
   num_classes_ = 0;
   memo_.clear();
   pending_.clear();

@@ -98,9 +98,9 @@ class OpIndex {
     summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
-      const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.data.dtype);
+      const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.dtype);
       uint64_t& summary = summaries_[id.value];
-      if (eclass.data.constant) summary |= kKnownConstantBit;
+      if (egraph.data(eclass).constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
@@ -156,6 +156,17 @@ constexpr std::size_t kClassesPerTask = 256;
 // thread alone (starting threads would cost more than it saves).
 constexpr std::size_t kParallelSearchMinClasses = 4096;
 
+// Class ids a task's match list keeps from one iteration to the next (4 KB): the lists
+// of a large iteration are freed once applied, so that they do not add to the peak of
+// the rebuild and of the next iteration.
+constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
+
+void release_large_match_lists(std::vector<TaskMatches>& tasks) {
+  for (TaskMatches& task : tasks) {
+    if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+  }
+}
+
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
@@ -179,11 +190,11 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (found.load(std::memory_order_relaxed) > limit) break;
     const ClassId id = (*task.classes)[k];
     const EClass& eclass = egraph.eclass(id);
-    if (eclass.data.dtype != root.dtype) continue;
+    if (eclass.dtype != root.dtype) continue;
     // A class whose value the analysis knows already holds its cheapest form, the
     // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
     // with constants) only decomposes that constant into ever new ones.
-    if (eclass.data.constant) continue;
+    if (egraph.data(eclass).constant) continue;
     if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
@@ -207,10 +218,10 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
+  // Growing by doubling leaves a list up to twice as large as its matches, and the
+  // match lists of an iteration are among the largest things a big run holds: trim it.
+  if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
 }
-
-// Class ids a task's match list keeps between runs (256 KB).
-constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 
 // What a run's search works in; see run_rewrites.
 struct Scratch {
@@ -261,9 +272,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   struct Release {
     Scratch& scratch;
     ~Release() {
-      for (TaskMatches& task : scratch.tasks) {
-        if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
-      }
+      release_large_match_lists(scratch.tasks);
       scratch.in_use = false;
     }
   } release{scratch};
@@ -306,7 +315,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
     std::array<bool, kNumDTypes> dtype_present{};
-    for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).data.dtype)] = true;
+    for (ClassId id : ids) dtype_present[static_cast<std::size_t>(egraph.eclass(id).dtype)] = true;
     op_index.build(egraph, ids);
     // The rewrites whose root can match some class, in increasing position. (The
     // backoff scheduler looks at every rewrite of a dtype present, so that its bans
@@ -473,6 +482,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
+    release_large_match_lists(tasks);
 
     phase = Clock::now();
     egraph.rebuild();
