@@ -45,6 +45,20 @@ void settle(ClassData& data) {
   }
 }
 
+// Frees the storage of a work list that a large rebuild grew (over 64 KB); small ones
+// keep theirs, so that the many small runs of a batch allocate nothing.
+template <class T>
+void release_if_large(std::vector<T>& list) {
+  if (list.capacity() * sizeof(T) > (std::size_t{64} << 10)) std::vector<T>().swap(list);
+}
+
+// Trims a class's node or parent list that the rebuild's deduplication left much
+// smaller than its storage.
+template <class T>
+void trim(std::vector<T>& list) {
+  if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
+}
+
 }  // namespace
 
 const ClassData& EGraph::dtype_data(DType dtype) {
@@ -394,7 +408,8 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
 void EGraph::rebuild() {
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
-      auto [node, id] = pending_.back();
+      const ENode node = pending_.back().node();
+      const ClassId id = pending_.back().holder();
       pending_.pop_back();
       const ENode canonical = canonicalize_mut(node);
       // The recorded form names a class that was merged away: it is a stale key that
@@ -414,7 +429,8 @@ void EGraph::rebuild() {
       for (ClassId child : canonical.children) mark_dirty(child);
     }
     while (!analysis_pending_.empty()) {
-      auto [node, id] = std::move(analysis_pending_.back());
+      const ENode node = analysis_pending_.back().node();
+      ClassId id = analysis_pending_.back().holder();
       analysis_pending_.pop_back();
       id = find(id);
       ClassData computed = make_data(canonicalize(node));
@@ -436,6 +452,13 @@ void EGraph::rebuild() {
     for (ClassId id : materialize) materialize_constant(id);
   }
   repair_classes();
+  // The work lists of a large rebuild are not kept for the next one: a run's peak
+  // memory is reached in its apply phases, and they would add to it.
+  release_if_large(pending_);
+  release_if_large(analysis_pending_);
+  release_if_large(maybe_stale_);
+  release_if_large(dirty_);
+  memo_.shrink();
 }
 
 uint32_t EGraph::new_slot(EClass eclass) {
@@ -493,15 +516,11 @@ void EGraph::repair_classes() {
       }
     }
     eclass.nodes.resize(kept);
-    for (auto& [node, parent] : eclass.parents) {
-      node = canonicalize(std::move(node));
-      parent = find(parent);
-    }
-    std::sort(eclass.parents.begin(), eclass.parents.end(), [](const auto& x, const auto& y) {
-      if (x.first == y.first) return x.second < y.second;
-      return x.first < y.first;
-    });
+    for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
+    std::sort(eclass.parents.begin(), eclass.parents.end());
     eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
+    trim(eclass.nodes);
+    trim(eclass.parents);
   }
 }
 
@@ -544,8 +563,8 @@ std::string EGraph::check_invariants() const {
       }
       for (ClassId child : node.children) {
         const EClass& child_class = class_of(child);
-        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const auto& p) {
-          return find(p.second) == eclass.id && canonicalize(p.first) == node;
+        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const ParentEntry& p) {
+          return find(p.holder()) == eclass.id && canonicalize(p.node()) == node;
         });
         if (!listed) {
           why << "class " << child.value << " does not list a parent node of class " << eclass.id.value;

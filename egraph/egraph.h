@@ -25,6 +25,7 @@
 #include "egraph/enode.h"
 #include "egraph/explain.h"
 #include "egraph/node_memo.h"
+#include "egraph/parent.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
 
@@ -43,8 +44,8 @@ struct EClass {
   static constexpr uint32_t kNoFacts = static_cast<uint32_t>(-1);
   uint32_t facts = kNoFacts;
   DType dtype = DType::Index;
-  std::vector<ENode> nodes;                        // canonical and sorted after rebuild
-  std::vector<std::pair<ENode, ClassId>> parents;  // nodes that use this class
+  std::vector<ENode> nodes;          // canonical and sorted after rebuild
+  std::vector<ParentEntry> parents;  // nodes that use this class
 };
 
 class EGraph {
@@ -183,8 +184,8 @@ class EGraph {
   std::vector<uint32_t> free_facts_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
-  std::vector<std::pair<ENode, ClassId>> pending_;           // parents to re-canonicalize
-  std::vector<std::pair<ENode, ClassId>> analysis_pending_;  // parents to re-analyse
+  std::vector<ParentEntry> pending_;           // parents to re-canonicalize
+  std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair, with a flag per class id so that
   // each is listed once.

@@ -76,6 +76,15 @@ class NodeMemo {
     --size_;
   }
 
+  // Halves the table while it is less than a quarter full, down to kMinShrunkSlots:
+  // a rebuild that merged many nodes gives back the space of the ones it dropped
+  // (a table at most half full then, so it does not grow again at once).
+  void shrink() {
+    std::size_t capacity = slots_.size();
+    while (capacity > kMinShrunkSlots && size_ * 4 < capacity) capacity /= 2;
+    if (capacity != slots_.size()) rehash(capacity);
+  }
+
   void clear() {
     for (Slot& slot : slots_) slot.id = ClassId();
     size_ = 0;
@@ -92,9 +101,14 @@ class NodeMemo {
     return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
   }
 
-  void grow() {
+  // Tables smaller than this (448 KB) are never shrunk: the e-graphs of a batch's
+  // cases reuse them.
+  static constexpr std::size_t kMinShrunkSlots = std::size_t{1} << 14;
+
+  void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
+
+  void rehash(std::size_t capacity) {
     std::vector<Slot> old = std::move(slots_);
-    const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));

@@ -221,6 +221,8 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   // Growing by doubling leaves a list up to twice as large as its matches, and the
   // match lists of an iteration are among the largest things a big run holds: trim it.
   if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
+  // Nor does this thread keep the buffer of a class with very many matches.
+  if (substs.capacity() > kKeptMatchIds) std::vector<Subst>().swap(substs);
 }
 
 // What a run's search works in; see run_rewrites.
