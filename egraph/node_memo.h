@@ -27,7 +27,7 @@ class NodeMemo {
     for (std::size_t i = home(node);; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (!slot.id.valid()) return std::nullopt;
-      if (slot.node == node) return slot.id;
+      if (slot.holds(node)) return slot.id;
     }
   }
 
@@ -45,7 +45,7 @@ class NodeMemo {
     for (;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (!slot.id.valid()) break;
-      if (slot.node == node) return {slot.id, false};
+      if (slot.holds(node)) return {slot.id, false};
     }
     slots_[i] = Slot{node, id};
     ++size_;
@@ -58,13 +58,13 @@ class NodeMemo {
     std::size_t i = home(node);
     for (;; i = (i + 1) & mask_) {
       if (!slots_[i].id.valid()) return;
-      if (slots_[i].node == node) break;
+      if (slots_[i].holds(node)) break;
     }
     // Backward shift: move later entries of the probe run into the hole when their
     // home position allows, so that every lookup still finds them.
     std::size_t hole = i;
     for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
-      const std::size_t want = home(slots_[j].node);
+      const std::size_t want = home(slots_[j].node());
       // Movable when `want` does not lie cyclically in (hole, j].
       const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
       if (!between) {
@@ -91,10 +91,46 @@ class NodeMemo {
   }
 
  private:
+  // A node and its class in 24 bytes, where an ENode and a ClassId take 28: the
+  // node's change epoch (ENode::added_at), of no use here, is left out, and the class
+  // takes the place of the padding.
   struct Slot {
-    ENode node;
+    Op op = Op::Const;
+    DType dtype = DType::Index;
+    uint8_t arity = 0;
+    uint32_t payload = 0;
+    ClassId children[NodeChildren::kCapacity];
     ClassId id;  // invalid: empty slot
+
+    Slot() = default;
+    Slot(const ENode& node, ClassId eclass)
+        : op(node.op),
+          dtype(node.dtype),
+          arity(static_cast<uint8_t>(node.children.size())),
+          payload(node.payload),
+          id(eclass) {
+      for (uint8_t i = 0; i < arity; ++i) children[i] = node.children[i];
+    }
+    // Whether this is `node` (as ENode's ==).
+    bool holds(const ENode& node) const {
+      if (op != node.op || dtype != node.dtype || payload != node.payload || arity != node.children.size()) {
+        return false;
+      }
+      for (uint8_t i = 0; i < arity; ++i) {
+        if (children[i] != node.children[i]) return false;
+      }
+      return true;
+    }
+    ENode node() const {
+      ENode node;
+      node.op = op;
+      node.dtype = dtype;
+      node.payload = payload;
+      for (uint8_t i = 0; i < arity; ++i) node.children.push_back(children[i]);
+      return node;
+    }
   };
+  static_assert(sizeof(Slot) == 24, "the hash-cons is the engine's largest table: keep its slots small");
 
   std::size_t home(const ENode& node) const {
     // Fibonacci hashing: the high bits of the product spread every input bit.
@@ -115,7 +151,7 @@ class NodeMemo {
     size_ = 0;
     for (const Slot& slot : old) {
       if (!slot.id.valid()) continue;
-      std::size_t i = home(slot.node);
+      std::size_t i = home(slot.node());
       while (slots_[i].id.valid()) i = (i + 1) & mask_;
       slots_[i] = slot;
       ++size_;

@@ -55,20 +55,27 @@ std::string RunReport::to_json() const {
 
 namespace {
 
-// The matches one search task found, flat: for each, its class followed by the class
-// of each pattern variable (`width` ids per match). Flat lists of 32-bit ids are what
+// The matches one search task found, flat: the class of each pattern variable
+// (`width` ids per match), and the class they matched in as runs (a class and how many
+// consecutive matches are in it: a class has many). Flat lists of 32-bit ids are what
 // keeps a search of hundreds of thousands of matches small in memory.
+struct MatchRun {
+  ClassId eclass;
+  uint32_t count = 0;
+};
 struct TaskMatches {
   std::size_t rewrite = 0;  // position in the span of rewrites
   std::size_t active = 0;   // position in the iteration's list of rewrites searched
-  std::size_t width = 1;
+  std::size_t width = 0;
   const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
   std::size_t begin = 0, end = 0;                 // this task's slice of them
   std::vector<ClassId> flat;
+  std::vector<MatchRun> runs;
+  std::size_t listed = 0;  // matches in `flat`
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
   std::size_t repeated = 0;
-  std::size_t count() const { return flat.size() / width; }
+  std::size_t count() const { return listed; }
 };
 
 // Semi-naive apply. Applying a match a second time changes nothing: the nodes of its
@@ -164,6 +171,7 @@ constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
 void release_large_match_lists(std::vector<TaskMatches>& tasks) {
   for (TaskMatches& task : tasks) {
     if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+    if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
   }
 }
 
@@ -185,6 +193,8 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const uint32_t before = memory ? memory->searched_at[task.rewrite] : SearchMemory::kNever;
   const bool remembered = before != SearchMemory::kNever;
   task.flat.clear();
+  task.runs.clear();
+  task.listed = 0;
   task.repeated = 0;
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
@@ -198,6 +208,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
+    const std::size_t listed_before = task.listed;
     for (std::size_t m = 0; m < substs.size(); ++m) {
       const Subst& subst = substs[m];
       if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
@@ -213,14 +224,16 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
           continue;
         }
       }
-      task.flat.push_back(id);
       task.flat.insert(task.flat.end(), subst.begin(), subst.end());
+      ++task.listed;
     }
+    if (task.listed != listed_before) task.runs.push_back({id, static_cast<uint32_t>(task.listed - listed_before)});
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
   // Growing by doubling leaves a list up to twice as large as its matches, and the
   // match lists of an iteration are among the largest things a big run holds: trim it.
   if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
+  if (task.runs.capacity() - task.runs.size() > kKeptMatchIds) task.runs.shrink_to_fit();
   // Nor does this thread keep the buffer of a class with very many matches.
   if (substs.capacity() > kKeptMatchIds) std::vector<Subst>().swap(substs);
 }
@@ -367,7 +380,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         TaskMatches& task = tasks[used++];
         task.rewrite = r;
         task.active = a;
-        task.width = 1 + rewrites[r].vars.size();
+        task.width = rewrites[r].vars.size();
         task.classes = &classes;
         task.begin = begin;
         task.end = std::min(classes.size(), begin + kClassesPerTask);
@@ -426,13 +439,16 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         if (!applied[task.active]) continue;
         const Pattern& rhs = rewrites[task.rewrite].rhs;
         const std::size_t ahead = kPrefetchAhead * task.width;
-        for (std::size_t k = 0; k < task.flat.size(); k += task.width) {
-          if (prefetch && k + ahead < task.flat.size()) {
-            prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead + 1, task.width - 1));
+        std::size_t k = 0;  // the match's substitution in task.flat
+        for (const MatchRun& run : task.runs) {
+          for (uint32_t i = 0; i < run.count; ++i, k += task.width) {
+            if (prefetch && k + ahead < task.flat.size()) {
+              prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead, task.width));
+            }
+            if (!visit(task.rewrite, task.active, run.eclass,
+                       std::span<const ClassId>(task.flat.data() + k, task.width)))
+              return;
           }
-          if (!visit(task.rewrite, task.active, task.flat[k],
-                     std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
-            return;
         }
       }
     };
