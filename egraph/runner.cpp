@@ -168,11 +168,13 @@ constexpr std::size_t kParallelSearchMinClasses = 4096;
 // the rebuild and of the next iteration.
 constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
 
+void release_large_match_list(TaskMatches& task) {
+  if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+  if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
+}
+
 void release_large_match_lists(std::vector<TaskMatches>& tasks) {
-  for (TaskMatches& task : tasks) {
-    if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
-    if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
-  }
+  for (TaskMatches& task : tasks) release_large_match_list(task);
 }
 
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
@@ -429,20 +431,22 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     report.search_seconds += seconds_since(phase);
 
     // Calls `visit(rewrite, its position in active, class, substitution)` for every
-    // match to apply, in order. With `prefetch`, the hash-cons slots of the right side
-    // of the match kPrefetchAhead places on are fetched meanwhile: most of the apply's
-    // time is otherwise spent waiting for them.
+    // match to apply, in order. `applying` marks the pass that applies them: the
+    // hash-cons slots of the right side of the match kPrefetchAhead places on are
+    // fetched meanwhile (most of the apply's time is otherwise spent waiting for them),
+    // and each task's large match list is freed once applied, so that the lists do not
+    // add to the e-graph's growth at the end of the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
-    auto for_each_match = [&](bool prefetch, auto&& visit) {
+    auto for_each_match = [&](bool applying, auto&& visit) {
       for (std::size_t t = 0; t < used; ++t) {
-        const TaskMatches& task = tasks[t];
+        TaskMatches& task = tasks[t];
         if (!applied[task.active]) continue;
         const Pattern& rhs = rewrites[task.rewrite].rhs;
         const std::size_t ahead = kPrefetchAhead * task.width;
         std::size_t k = 0;  // the match's substitution in task.flat
         for (const MatchRun& run : task.runs) {
           for (uint32_t i = 0; i < run.count; ++i, k += task.width) {
-            if (prefetch && k + ahead < task.flat.size()) {
+            if (applying && k + ahead < task.flat.size()) {
               prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead, task.width));
             }
             if (!visit(task.rewrite, task.active, run.eclass,
@@ -450,6 +454,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
               return;
           }
         }
+        if (applying) release_large_match_list(task);
       }
     };
 
