@@ -1,6 +1,7 @@
 #include "egraph/egraph.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <sstream>
@@ -61,7 +62,56 @@ bool defined_on_operands(const ENode& node, DType operand, std::span<const Inter
   }
 }
 
+// Frees the storage of a work list that a large rebuild grew (over 64 KB); small ones
+// keep theirs, so that the many small runs of a batch allocate nothing.
+template <class T>
+void release_if_large(std::vector<T>& list) {
+  if (list.capacity() * sizeof(T) > (std::size_t{64} << 10)) std::vector<T>().swap(list);
+}
+
+// Trims a class's node or parent list that the rebuild's deduplication left much
+// smaller than its storage.
+template <class T>
+void trim(std::vector<T>& list) {
+  if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
+}
+
 }  // namespace
+
+const ClassData& EGraph::dtype_data(DType dtype) {
+  static const auto table = [] {
+    std::array<ClassData, kNumDTypes> data;
+    for (int t = 0; t < kNumDTypes; ++t) {
+      data[t].dtype = static_cast<DType>(t);
+      data[t].interval = Interval::of_dtype(data[t].dtype);
+      data[t].total = true;  // most classes are: the partial ones take an entry
+    }
+    return data;
+  }();
+  return table[static_cast<std::size_t>(dtype)];
+}
+
+void EGraph::set_data(EClass& eclass, const ClassData& data) {
+  assert(data.dtype == eclass.dtype);
+  if (data == dtype_data(eclass.dtype)) {
+    drop_facts(eclass);
+  } else if (eclass.facts != EClass::kNoFacts) {
+    facts_[eclass.facts] = data;
+  } else if (!free_facts_.empty()) {
+    eclass.facts = free_facts_.back();
+    free_facts_.pop_back();
+    facts_[eclass.facts] = data;
+  } else {
+    eclass.facts = static_cast<uint32_t>(facts_.size());
+    facts_.push_back(data);
+  }
+}
+
+void EGraph::drop_facts(EClass& eclass) {
+  if (eclass.facts == EClass::kNoFacts) return;
+  free_facts_.push_back(eclass.facts);
+  eclass.facts = EClass::kNoFacts;
+}
 
 uint32_t EGraph::intern_symbol(std::string_view name) {
   auto it = symbol_index_.find(std::string(name));
@@ -131,7 +181,8 @@ bool EGraph::nothing_known_of_sum_or_product(const ENode& node) const {
   if (node.dtype != DType::Index || (node.op != Op::Add && node.op != Op::Sub && node.op != Op::Mul)) return false;
   for (ClassId child : node.children) {
     const ClassData& known = data(child);
-    if (known.dtype != DType::Index || known.constant || !known.interval.is_all() || !known.congruence.is_unknown())
+    if (known.dtype != DType::Index || known.constant || !known.interval.is_all() || !known.congruence.is_unknown() ||
+        !known.total)
       return false;
   }
   return true;
@@ -170,7 +221,7 @@ ClassData EGraph::make_data(const ENode& node) const {
         const ClassData& cond = this->data(node.children[0]);
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
-      DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).data.dtype;
+      DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).dtype;
       data.total = data.total &&
                    defined_on_operands(node, operand, std::span<const Interval>(intervals.data(), intervals.size()));
       data.interval = data.interval.intersect(
@@ -211,7 +262,8 @@ ClassId EGraph::add(ENode node) {
   EClass eclass;
   eclass.id = id;
   eclass.changed_at = epoch_;
-  eclass.data = make_data(node);
+  eclass.dtype = node.dtype;
+  set_data(eclass, make_data(node));
   node.added_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
   for (ClassId child : node.children) {
@@ -222,7 +274,7 @@ ClassId EGraph::add(ENode node) {
   is_dirty_.push_back(0);
   ++num_classes_;
   memo_.emplace(node, id);
-  if (node.op != Op::Const && class_of(id).data.constant) materialize_constant(id);
+  if (node.op != Op::Const && data(class_of(id)).constant) materialize_constant(id);
   return id;
 }
 
@@ -247,11 +299,12 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
   eclass.nodes.push_back(node);
   eclass.changed_at = epoch_;
   mark_dirty(root);
-  const ClassData before = eclass.data;
-  JoinResult join = join_class_data(eclass.data, incoming);
-  settle(eclass.data);
+  ClassData joined = data(eclass);
+  JoinResult join = join_class_data(joined, incoming);
+  settle(joined);
   if (join.contradiction) ++contradictions_;
-  if (eclass.data != before) {
+  if (joined != data(eclass)) {
+    set_data(eclass, joined);
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(root);
   }
@@ -260,12 +313,12 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
 
 void EGraph::materialize_constant(ClassId id) {
   id = find(id);
-  const ClassData& data = class_of(id).data;
-  if (!data.constant) return;
+  const ClassData& facts = data(class_of(id));
+  if (!facts.constant) return;
   ENode leaf;
   leaf.op = Op::Const;
-  leaf.dtype = data.dtype;
-  leaf.payload = intern_constant(*data.constant);
+  leaf.dtype = facts.dtype;
+  leaf.payload = intern_constant(*facts.constant);
   if (std::optional<ClassId> existing = memo_.find(leaf); existing && find(*existing) == id) return;
   ClassId constant_class = add(leaf);
   merge(id, constant_class, Reason::analysis());
@@ -333,8 +386,10 @@ void EGraph::refine(ClassId id, ClassData refined) {
   EClass& eclass = class_of(find(id));
   eclass.changed_at = epoch_;
   settle(refined);
-  JoinResult join = join_class_data(eclass.data, refined);
-  settle(eclass.data);
+  ClassData joined = data(eclass);
+  JoinResult join = join_class_data(joined, refined);
+  settle(joined);
+  set_data(eclass, joined);
   if (join.changed) {
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(eclass.id);
@@ -353,7 +408,7 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);
   if (a == b) return false;
-  assert(class_of(a).data.dtype == class_of(b).data.dtype && "merged e-classes of different dtypes");
+  assert(class_of(a).dtype == class_of(b).dtype && "merged e-classes of different dtypes");
   // The class with more parents stays the root: fewer parents move.
   if (class_of(a).parents.size() < class_of(b).parents.size()) std::swap(a, b);
   EClass& root = class_of(a);
@@ -364,17 +419,23 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   mark_dirty(a);
 
   pending_.insert(pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
-  ClassData before_root = root.data;
-  JoinResult join = join_class_data(root.data, absorbed.data);
-  settle(root.data);
-  if (join.contradiction) ++contradictions_;
-  // Parents of a side whose facts got more precise must be re-analysed.
-  if (root.data != before_root) {
-    analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
-    to_materialize_.push_back(a);
-  }
-  if (root.data != absorbed.data) {
-    analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+  // (Classes that know only their dtype, the common case, have nothing to join.)
+  if (root.facts != EClass::kNoFacts || absorbed.facts != EClass::kNoFacts) {
+    const ClassData absorbed_data = data(absorbed);
+    ClassData joined = data(root);
+    JoinResult join = join_class_data(joined, absorbed_data);
+    settle(joined);
+    if (join.contradiction) ++contradictions_;
+    // Parents of a side whose facts got more precise must be re-analysed.
+    if (joined != data(root)) {
+      analysis_pending_.insert(analysis_pending_.end(), root.parents.begin(), root.parents.end());
+      to_materialize_.push_back(a);
+    }
+    if (joined != absorbed_data) {
+      analysis_pending_.insert(analysis_pending_.end(), absorbed.parents.begin(), absorbed.parents.end());
+    }
+    drop_facts(absorbed);
+    set_data(root, joined);
   }
   // The absorbed nodes are new in this class (a search of it never saw them).
   const std::size_t moved = root.nodes.size();
@@ -396,7 +457,8 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
 void EGraph::rebuild() {
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
-      auto [node, id] = pending_.back();
+      const ENode node = pending_.back().node();
+      const ClassId id = pending_.back().holder();
       pending_.pop_back();
       const ENode canonical = canonicalize_mut(node);
       // The recorded form names a class that was merged away: it is a stale key that
@@ -416,13 +478,16 @@ void EGraph::rebuild() {
       for (ClassId child : canonical.children) mark_dirty(child);
     }
     while (!analysis_pending_.empty()) {
-      auto [node, id] = std::move(analysis_pending_.back());
+      const ENode node = analysis_pending_.back().node();
+      ClassId id = analysis_pending_.back().holder();
       analysis_pending_.pop_back();
       id = find(id);
       ClassData computed = make_data(canonicalize(node));
       EClass& eclass = class_of(id);
-      JoinResult join = join_class_data(eclass.data, computed);
-      settle(eclass.data);
+      ClassData joined = data(eclass);
+      JoinResult join = join_class_data(joined, computed);
+      settle(joined);
+      set_data(eclass, joined);
       if (join.contradiction) ++contradictions_;
       if (join.changed) {
         eclass.changed_at = epoch_;
@@ -436,6 +501,13 @@ void EGraph::rebuild() {
     for (ClassId id : materialize) materialize_constant(id);
   }
   repair_classes();
+  // The work lists of a large rebuild are not kept for the next one: a run's peak
+  // memory is reached in its apply phases, and they would add to it.
+  release_if_large(pending_);
+  release_if_large(analysis_pending_);
+  release_if_large(maybe_stale_);
+  release_if_large(dirty_);
+  memo_.shrink();
 }
 
 uint32_t EGraph::new_slot(EClass eclass) {
@@ -493,15 +565,11 @@ void EGraph::repair_classes() {
       }
     }
     eclass.nodes.resize(kept);
-    for (auto& [node, parent] : eclass.parents) {
-      node = canonicalize(std::move(node));
-      parent = find(parent);
-    }
-    std::sort(eclass.parents.begin(), eclass.parents.end(), [](const auto& x, const auto& y) {
-      if (x.first == y.first) return x.second < y.second;
-      return x.first < y.first;
-    });
+    for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
+    std::sort(eclass.parents.begin(), eclass.parents.end());
     eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
+    trim(eclass.nodes);
+    trim(eclass.parents);
   }
 }
 
@@ -523,7 +591,7 @@ std::string EGraph::check_invariants() const {
     const EClass& eclass = class_of(id);
     ++live;
     for (const ENode& node : eclass.nodes) {
-      if (node.dtype != eclass.data.dtype) {
+      if (node.dtype != eclass.dtype) {
         why << "class " << eclass.id.value << " holds a node of another dtype";
         return why.str();
       }
@@ -544,8 +612,8 @@ std::string EGraph::check_invariants() const {
       }
       for (ClassId child : node.children) {
         const EClass& child_class = class_of(child);
-        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const auto& p) {
-          return find(p.second) == eclass.id && canonicalize(p.first) == node;
+        bool listed = std::any_of(child_class.parents.begin(), child_class.parents.end(), [&](const ParentEntry& p) {
+          return find(p.holder()) == eclass.id && canonicalize(p.node()) == node;
         });
         if (!listed) {
           why << "class " << child.value << " does not list a parent node of class " << eclass.id.value;
@@ -564,6 +632,8 @@ void EGraph::clear() {
   slot_of_.clear();
   slots_.clear();
   free_slots_.clear();
+  facts_.clear();
+  free_facts_.clear();
   num_classes_ = 0;
   memo_.clear();
   pending_.clear();

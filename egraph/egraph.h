@@ -25,6 +25,7 @@
 #include "egraph/enode.h"
 #include "egraph/explain.h"
 #include "egraph/node_memo.h"
+#include "egraph/parent.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
 
@@ -32,13 +33,19 @@ namespace eqsat {
 
 struct EClass {
   ClassId id;
-  std::vector<ENode> nodes;                        // canonical and sorted after rebuild
-  std::vector<std::pair<ENode, ClassId>> parents;  // nodes that use this class
-  ClassData data;
   // The change epoch (EGraph::change_epoch) of the last change a pattern match could
   // see here: a node added or re-canonicalized, a merge into it, its data refined.
   // (Parent lists are not part of it: matching never reads them.)
   uint32_t changed_at = 0;
+  // The class's analysis data (EGraph::data) lives in a table of its own: most
+  // classes know nothing beyond what their dtype implies, and those take no entry
+  // (kNoFacts). Full data in every record would make it four times as large, and an
+  // e-graph holds tens of thousands of classes made for a rule's new inner nodes.
+  static constexpr uint32_t kNoFacts = static_cast<uint32_t>(-1);
+  uint32_t facts = kNoFacts;
+  DType dtype = DType::Index;
+  std::vector<ENode> nodes;          // canonical and sorted after rebuild
+  std::vector<ParentEntry> parents;  // nodes that use this class
 };
 
 class EGraph {
@@ -145,7 +152,13 @@ class EGraph {
   // --- Reading. ---
   ClassId find(ClassId id) const { return union_find_.find(id); }
   const EClass& eclass(ClassId id) const { return class_of(find(id)); }
-  const ClassData& data(ClassId id) const { return eclass(id).data; }
+  const ClassData& data(ClassId id) const { return data(eclass(id)); }
+  const ClassData& data(const EClass& eclass) const {
+    return eclass.facts == EClass::kNoFacts ? dtype_data(eclass.dtype) : facts_[eclass.facts];
+  }
+  // The data of a class that knows only what its dtype implies: no constant, the
+  // dtype's interval (Interval::of_dtype), no congruence, total (ClassData::total).
+  static const ClassData& dtype_data(DType dtype);
   // Canonical class ids in increasing order (a deterministic iteration order).
   std::vector<ClassId> class_ids() const;
   std::size_t num_classes() const { return num_classes_; }
@@ -176,6 +189,10 @@ class EGraph {
   void materialize_constant(ClassId id);
   // Joins `refined` (the class's data with a fact added) into the class.
   void refine(ClassId id, ClassData refined);
+  // Stores `data` as the class's data (in the fact table unless it is dtype_data).
+  void set_data(EClass& eclass, const ClassData& data);
+  // Frees the class's entry in the fact table, if any.
+  void drop_facts(EClass& eclass);
   void repair_classes();
   // Records that a class's node or parent list changed since the last rebuild, so
   // that the rebuild sorts and deduplicates it (the others are left as they are).
@@ -193,10 +210,13 @@ class EGraph {
   std::vector<uint32_t> slot_of_;  // by class id
   std::vector<EClass> slots_;
   std::vector<uint32_t> free_slots_;
+  // Analysis data of the classes that know more than their dtype (EClass::facts).
+  std::vector<ClassData> facts_;
+  std::vector<uint32_t> free_facts_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
-  std::vector<std::pair<ENode, ClassId>> pending_;           // parents to re-canonicalize
-  std::vector<std::pair<ENode, ClassId>> analysis_pending_;  // parents to re-analyse
+  std::vector<ParentEntry> pending_;           // parents to re-canonicalize
+  std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair, with a flag per class id so that
   // each is listed once.

@@ -27,7 +27,7 @@ class NodeMemo {
     for (std::size_t i = home(node);; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (!slot.id.valid()) return std::nullopt;
-      if (slot.node == node) return slot.id;
+      if (slot.holds(node)) return slot.id;
     }
   }
 
@@ -45,7 +45,7 @@ class NodeMemo {
     for (;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (!slot.id.valid()) break;
-      if (slot.node == node) return {slot.id, false};
+      if (slot.holds(node)) return {slot.id, false};
     }
     slots_[i] = Slot{node, id};
     ++size_;
@@ -58,13 +58,13 @@ class NodeMemo {
     std::size_t i = home(node);
     for (;; i = (i + 1) & mask_) {
       if (!slots_[i].id.valid()) return;
-      if (slots_[i].node == node) break;
+      if (slots_[i].holds(node)) break;
     }
     // Backward shift: move later entries of the probe run into the hole when their
     // home position allows, so that every lookup still finds them.
     std::size_t hole = i;
     for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
-      const std::size_t want = home(slots_[j].node);
+      const std::size_t want = home(slots_[j].node());
       // Movable when `want` does not lie cyclically in (hole, j].
       const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
       if (!between) {
@@ -76,32 +76,82 @@ class NodeMemo {
     --size_;
   }
 
+  // Halves the table while it is less than a quarter full, down to kMinShrunkSlots:
+  // a rebuild that merged many nodes gives back the space of the ones it dropped
+  // (a table at most half full then, so it does not grow again at once).
+  void shrink() {
+    std::size_t capacity = slots_.size();
+    while (capacity > kMinShrunkSlots && size_ * 4 < capacity) capacity /= 2;
+    if (capacity != slots_.size()) rehash(capacity);
+  }
+
   void clear() {
     for (Slot& slot : slots_) slot.id = ClassId();
     size_ = 0;
   }
 
  private:
+  // A node and its class in 24 bytes, where an ENode and a ClassId take 28: the
+  // node's change epoch (ENode::added_at), of no use here, is left out, and the class
+  // takes the place of the padding.
   struct Slot {
-    ENode node;
+    Op op = Op::Const;
+    DType dtype = DType::Index;
+    uint8_t arity = 0;
+    uint32_t payload = 0;
+    ClassId children[NodeChildren::kCapacity];
     ClassId id;  // invalid: empty slot
+
+    Slot() = default;
+    Slot(const ENode& node, ClassId eclass)
+        : op(node.op),
+          dtype(node.dtype),
+          arity(static_cast<uint8_t>(node.children.size())),
+          payload(node.payload),
+          id(eclass) {
+      for (uint8_t i = 0; i < arity; ++i) children[i] = node.children[i];
+    }
+    // Whether this is `node` (as ENode's ==).
+    bool holds(const ENode& node) const {
+      if (op != node.op || dtype != node.dtype || payload != node.payload || arity != node.children.size()) {
+        return false;
+      }
+      for (uint8_t i = 0; i < arity; ++i) {
+        if (children[i] != node.children[i]) return false;
+      }
+      return true;
+    }
+    ENode node() const {
+      ENode node;
+      node.op = op;
+      node.dtype = dtype;
+      node.payload = payload;
+      for (uint8_t i = 0; i < arity; ++i) node.children.push_back(children[i]);
+      return node;
+    }
   };
+  static_assert(sizeof(Slot) == 24, "the hash-cons is the engine's largest table: keep its slots small");
 
   std::size_t home(const ENode& node) const {
     // Fibonacci hashing: the high bits of the product spread every input bit.
     return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
   }
 
-  void grow() {
+  // Tables smaller than this (448 KB) are never shrunk: the e-graphs of a batch's
+  // cases reuse them.
+  static constexpr std::size_t kMinShrunkSlots = std::size_t{1} << 14;
+
+  void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
+
+  void rehash(std::size_t capacity) {
     std::vector<Slot> old = std::move(slots_);
-    const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
     size_ = 0;
     for (const Slot& slot : old) {
       if (!slot.id.valid()) continue;
-      std::size_t i = home(slot.node);
+      std::size_t i = home(slot.node());
       while (slots_[i].id.valid()) i = (i + 1) & mask_;
       slots_[i] = slot;
       ++size_;

@@ -66,7 +66,7 @@ class Matcher {
   void match(uint32_t p, ClassId id, Subst& subst, Continuation next) const {
     const PatternNode& pnode = pattern_.nodes[p];
     const EClass& eclass = egraph_.eclass(id);
-    if (eclass.data.dtype != pnode.dtype) return;
+    if (eclass.dtype != pnode.dtype) return;
     switch (pnode.kind) {
       case PatternNode::Kind::Var: {
         ClassId& slot = subst[pnode.var];
@@ -74,7 +74,7 @@ class Matcher {
           if (egraph_.find(slot) == eclass.id) next();
           return;
         }
-        if (vars_[pnode.var].const_only && !eclass.data.constant) return;
+        if (vars_[pnode.var].const_only && !egraph_.data(eclass).constant) return;
         slot = eclass.id;
         // A constant-only variable reads the class's facts.
         const uint32_t outer = newest_;
@@ -85,7 +85,8 @@ class Matcher {
         return;
       }
       case PatternNode::Kind::Const:
-        if (eclass.data.constant && *eclass.data.constant == pnode.value) {
+        if (const std::optional<Value>& constant = egraph_.data(eclass).constant;
+            constant && *constant == pnode.value) {
           const uint32_t outer = newest_;
           newest_ = std::max(newest_, eclass.changed_at);
           next();

@@ -58,23 +58,30 @@ std::string RunReport::to_json() const {
 
 namespace {
 
-// The matches one search task found, flat: for each, its class followed by the class
-// of each pattern variable (`width` ids per match). Flat lists of 32-bit ids are what
+// The matches one search task found, flat: the class of each pattern variable
+// (`width` ids per match), and the class they matched in as runs (a class and how many
+// consecutive matches are in it: a class has many). Flat lists of 32-bit ids are what
 // keeps a search of hundreds of thousands of matches small in memory.
+struct MatchRun {
+  ClassId eclass;
+  uint32_t count = 0;
+};
 struct TaskMatches {
   std::size_t rewrite = 0;  // position in the span of rewrites
   std::size_t active = 0;   // position in the iteration's list of rewrites searched
-  std::size_t width = 1;
+  std::size_t width = 0;
   const std::vector<ClassId>* classes = nullptr;  // the candidate classes of the rewrite
   std::size_t begin = 0, end = 0;                 // this task's slice of them
   // The slice holds only classes that passed the checks made before matching (dtype,
   // no known constant, may_match): the set-up made them (see run_rewrites).
   bool filtered = false;
   std::vector<ClassId> flat;
+  std::vector<MatchRun> runs;
+  std::size_t listed = 0;  // matches in `flat`
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
   std::size_t repeated = 0;
-  std::size_t count() const { return flat.size() / width; }
+  std::size_t count() const { return listed; }
 };
 
 // Semi-naive apply. Applying a match a second time changes nothing: the nodes of its
@@ -127,10 +134,10 @@ class OpIndex {
     summaries_.assign(ids.empty() ? 0 : ids.back().value + 1, 0);  // ids are increasing
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
-      const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.data.dtype);
+      const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.dtype);
       present_ |= dtype_bit;
       uint64_t& summary = summaries_[id.value];
-      if (eclass.data.constant) summary |= kKnownConstantBit;
+      if (egraph.data(eclass).constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
@@ -156,8 +163,8 @@ class OpIndex {
       const EClass& eclass = egraph.eclass(id);
       ClassFacts& facts = facts_[id.value];
       facts.first = static_cast<uint32_t>(nodes_.size());
-      facts.dtype = eclass.data.dtype;
-      facts.constant = eclass.data.constant.has_value();
+      facts.dtype = eclass.dtype;
+      facts.constant = egraph.data(eclass).constant.has_value();
       for (const ENode& node : eclass.nodes) {
         NodeShape& shape = nodes_.emplace_back(NodeShape{node.op, node.dtype, {}});
         for (std::size_t i = 0; i < node.children.size(); ++i) shape.held[i] = summary(egraph.find(node.children[i]));
@@ -229,11 +236,11 @@ static_assert(kNumDTypes <= 32, "OpIndex keeps the dtypes of an operation in 32 
 // with root `root` and shape `shape` there: its dtype, no known value, may_match.
 bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, const RuleRoot& root, ClassId id) {
   const EClass& eclass = egraph.eclass(id);
-  if (eclass.data.dtype != root.dtype) return false;
+  if (eclass.dtype != root.dtype) return false;
   // A class whose value the analysis knows already holds its cheapest form, the
   // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
   // with constants) only decomposes that constant into ever new ones.
-  if (eclass.data.constant) return false;
+  if (egraph.data(eclass).constant) return false;
   return !root.rooted || may_match(egraph, op_index, shape, root.op, root.dtype, eclass);
 }
 
@@ -255,6 +262,20 @@ constexpr std::size_t kClassesPerTask = 256;
 // thread alone (starting threads would cost more than it saves).
 constexpr std::size_t kParallelSearchMinClasses = 4096;
 
+// Class ids a task's match list keeps from one iteration to the next (4 KB): the lists
+// of a large iteration are freed once applied, so that they do not add to the peak of
+// the rebuild and of the next iteration.
+constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
+
+void release_large_match_list(TaskMatches& task) {
+  if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
+  if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
+}
+
+void release_large_match_lists(std::vector<TaskMatches>& tasks) {
+  for (TaskMatches& task : tasks) release_large_match_list(task);
+}
+
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
@@ -272,6 +293,8 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const uint32_t before = memory ? memory->searched_at[rule_index.bucket_of(task.rewrite)] : SearchMemory::kNever;
   const bool remembered = before != SearchMemory::kNever;
   task.flat.clear();
+  task.runs.clear();
+  task.listed = 0;
   task.repeated = 0;
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
@@ -279,6 +302,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (!task.filtered && !may_hold(egraph, op_index, shape, root, id)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
+    const std::size_t listed_before = task.listed;
     for (std::size_t m = 0; m < substs.size(); ++m) {
       const Subst& subst = substs[m];
       if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
@@ -294,11 +318,18 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
           continue;
         }
       }
-      task.flat.push_back(id);
       task.flat.insert(task.flat.end(), subst.begin(), subst.end());
+      ++task.listed;
     }
+    if (task.listed != listed_before) task.runs.push_back({id, static_cast<uint32_t>(task.listed - listed_before)});
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
   }
+  // Growing by doubling leaves a list up to twice as large as its matches, and the
+  // match lists of an iteration are among the largest things a big run holds: trim it.
+  if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
+  if (task.runs.capacity() - task.runs.size() > kKeptMatchIds) task.runs.shrink_to_fit();
+  // Nor does this thread keep the buffer of a class with very many matches.
+  if (substs.capacity() > kKeptMatchIds) std::vector<Subst>().swap(substs);
 }
 
 // Drops from a task's list the matches whose right side's instance is in the e-graph
@@ -319,19 +350,26 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   const unsigned stages = std::min(kMaxStages, height > 1 ? 2 * (height - 1) : 0);
   const std::size_t width = task.width, count = task.count();
   ClassId* const flat = task.flat.data();
-  auto subst_of = [&](std::size_t m) { return std::span<const ClassId>(flat + m * width + 1, width - 1); };
-  std::size_t kept = 0;
-  for (std::size_t m = 0; m < count; ++m) {
-    for (unsigned stage = 1; stage <= stages; ++stage) {
-      const std::size_t ahead = m + kStageDistance * (stages + 1 - stage);
-      if (ahead < count) prefetch_instance(egraph, rhs, subst_of(ahead), stage);
+  auto subst_of = [&](std::size_t m) { return std::span<const ClassId>(flat + m * width, width); };
+  std::size_t m = 0, kept = 0, kept_runs = 0;
+  for (const MatchRun run : task.runs) {
+    uint32_t run_kept = 0;
+    for (uint32_t i = 0; i < run.count; ++i, ++m) {
+      for (unsigned stage = 1; stage <= stages; ++stage) {
+        const std::size_t ahead = m + kStageDistance * (stages + 1 - stage);
+        if (ahead < count) prefetch_instance(egraph, rhs, subst_of(ahead), stage);
+      }
+      if (instance_in_class(egraph, rhs, subst_of(m), run.eclass)) continue;
+      // Never overwrites a match not yet looked at (kept <= m).
+      if (kept != m) std::copy(flat + m * width, flat + (m + 1) * width, flat + kept * width);
+      ++kept;
+      ++run_kept;
     }
-    if (instance_in_class(egraph, rhs, subst_of(m), flat[m * width])) continue;
-    // Never overwrites a match not yet looked at (kept <= m).
-    if (kept != m) std::copy(flat + m * width, flat + (m + 1) * width, flat + kept * width);
-    ++kept;
+    if (run_kept) task.runs[kept_runs++] = MatchRun{run.eclass, run_kept};
   }
+  task.runs.resize(kept_runs);
   task.flat.resize(kept * width);
+  task.listed = kept;
 }
 
 // Below this many matches in all, the filter runs on the calling thread alone.
@@ -341,8 +379,6 @@ constexpr std::size_t kParallelFilterMinMatches = 4096;
 // e-graphs were 5% slower per case with it).
 constexpr std::size_t kFilterMinNodes = 4096;
 
-// Class ids a task's match list keeps between runs (256 KB).
-constexpr std::size_t kKeptMatchIds = std::size_t{1} << 16;
 
 // A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
 struct Candidate {
@@ -425,10 +461,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   struct Release {
     Scratch& scratch;
     ~Release() {
-      for (std::size_t t = 0; t < scratch.tasks_touched; ++t) {
-        TaskMatches& task = scratch.tasks[t];
-        if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
-      }
+      for (std::size_t t = 0; t < scratch.tasks_touched; ++t) release_large_match_list(scratch.tasks[t]);
       scratch.tasks_touched = 0;
       scratch.in_use = false;
     }
@@ -565,7 +598,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       limits_of[a] = candidate.limit;
       first_task[a] = used;
       found[a].store(0, std::memory_order_relaxed);
-      const std::size_t width = 1 + rewrites[r].vars.size();
+      const std::size_t width = rewrites[r].vars.size();
       for (std::size_t begin = candidate.begin; begin < candidate.end; begin += kClassesPerTask) {
         if (used == tasks.size()) tasks.emplace_back();
         TaskMatches& task = tasks[used++];
@@ -644,24 +677,30 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
 
     // Calls `visit(rewrite, its position in active, class, substitution)` for every
-    // match to apply, in order. With `prefetch`, the hash-cons slots of the right side
-    // of the match kPrefetchAhead places on are fetched meanwhile: most of the apply's
-    // time is otherwise spent waiting for them.
+    // match to apply, in order. `applying` marks the pass that applies them: the
+    // hash-cons slots of the right side of the match kPrefetchAhead places on are
+    // fetched meanwhile (most of the apply's time is otherwise spent waiting for them),
+    // and each task's large match list is freed once applied, so that the lists do not
+    // add to the e-graph's growth at the end of the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
-    auto for_each_match = [&](bool prefetch, auto&& visit) {
+    auto for_each_match = [&](bool applying, auto&& visit) {
       for (std::size_t t = 0; t < used; ++t) {
-        const TaskMatches& task = tasks[t];
+        TaskMatches& task = tasks[t];
         if (!applied[task.active]) continue;
         const Pattern& rhs = rewrites[task.rewrite].rhs;
         const std::size_t ahead = kPrefetchAhead * task.width;
-        for (std::size_t k = 0; k < task.flat.size(); k += task.width) {
-          if (prefetch && k + ahead < task.flat.size()) {
-            prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead + 1, task.width - 1));
+        std::size_t k = 0;  // the match's substitution in task.flat
+        for (const MatchRun& run : task.runs) {
+          for (uint32_t i = 0; i < run.count; ++i, k += task.width) {
+            if (applying && k + ahead < task.flat.size()) {
+              prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead, task.width));
+            }
+            if (!visit(task.rewrite, task.active, run.eclass,
+                       std::span<const ClassId>(task.flat.data() + k, task.width)))
+              return;
           }
-          if (!visit(task.rewrite, task.active, task.flat[k],
-                     std::span<const ClassId>(task.flat.data() + k + 1, task.width - 1)))
-            return;
         }
+        if (applying) release_large_match_list(task);
       }
     };
 
@@ -714,6 +753,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
+    release_large_match_lists(tasks);
 
     phase = Clock::now();
     egraph.rebuild();

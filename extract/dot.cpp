@@ -90,7 +90,7 @@ std::string egraph_to_dot(const EGraph& egraph, const Selection& selection, Clas
   for (ClassId id : ids) {
     const EClass& eclass = egraph.eclass(id);
     out << "  subgraph cluster_" << id.value << " {\n"
-        << "    label=\"" << escape(class_label(id, eclass.data)) << "\";\n"
+        << "    label=\"" << escape(class_label(id, egraph.data(eclass))) << "\";\n"
         << "    style=" << (id == root ? "\"rounded,bold\"; peripheries=2" : "rounded") << ";\n";
     const ENode* chosen = chosen_node(id);
     for (std::size_t k = 0; k < eclass.nodes.size(); ++k) {

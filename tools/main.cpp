@@ -1,4 +1,6 @@
 // The `eqsat` command line: one subcommand per file (tools/commands.h).
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
@@ -9,6 +11,12 @@
 #include "tools/verify_rules_command.h"
 
 int main(int argc, char** argv) {
+  // Blocks of 128 KB and more (the e-graph's tables, large class lists, match lists)
+  // are mapped on their own and go back to the system when freed. glibc otherwise
+  // raises this threshold each time such a block is freed, and then serves the growing
+  // tables of a large saturation from its heap, where the space they free stays part
+  // of the process: peak memory then counts every old buffer of a doubling vector.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   CLI::App app("eqsat: equality-saturation simplifier for tensor-compiler index arithmetic", "eqsat");
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   const std::vector<eqsat::cli::Command> commands = {
