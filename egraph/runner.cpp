@@ -107,7 +107,7 @@ class OpIndex {
       const EClass& eclass = egraph.eclass(id);
       const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.dtype);
       uint64_t& summary = summaries_[id.value];
-      if (egraph.data(eclass).constant) summary |= kKnownConstantBit;
+      if (eclass.known_constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
@@ -173,10 +173,6 @@ void release_large_match_list(TaskMatches& task) {
   if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
 }
 
-void release_large_match_lists(std::vector<TaskMatches>& tasks) {
-  for (TaskMatches& task : tasks) release_large_match_list(task);
-}
-
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
@@ -206,7 +202,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // A class whose value the analysis knows already holds its cheapest form, the
     // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
     // with constants) only decomposes that constant into ever new ones.
-    if (egraph.data(eclass).constant) continue;
+    if (eclass.known_constant) continue;
     if (rooted && !may_match(egraph, op_index, shape, root.op, root.dtype, eclass)) continue;
     collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
     std::size_t kept = 0;
@@ -284,14 +280,11 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   std::optional<Scratch> own_scratch;
   Scratch& scratch = kept.in_use ? own_scratch.emplace() : kept;
   scratch.in_use = true;
-  // Match lists a large run grew (megabytes for the standard workloads) are not kept
-  // for the small runs that follow.
+  // (Match lists a large run grew, megabytes for the standard workloads, are freed
+  // by each iteration once applied: none is kept for the small runs that follow.)
   struct Release {
     Scratch& scratch;
-    ~Release() {
-      release_large_match_lists(scratch.tasks);
-      scratch.in_use = false;
-    }
+    ~Release() { scratch.in_use = false; }
   } release{scratch};
   OpIndex& op_index = scratch.op_index;
   const bool remember = !backoff && !egraph.explainer();
@@ -505,7 +498,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
-    release_large_match_lists(tasks);
+    // (The lists the apply did not reach: those of a banned rule, or after a limit.)
+    for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 
     phase = Clock::now();
     egraph.rebuild();
