@@ -78,21 +78,19 @@ void trim(std::vector<T>& list) {
 
 }  // namespace
 
-const ClassData& EGraph::dtype_data(DType dtype) {
-  static const auto table = [] {
-    std::array<ClassData, kNumDTypes> data;
-    for (int t = 0; t < kNumDTypes; ++t) {
-      data[t].dtype = static_cast<DType>(t);
-      data[t].interval = Interval::of_dtype(data[t].dtype);
-      data[t].total = true;  // most classes are: the partial ones take an entry
-    }
-    return data;
-  }();
-  return table[static_cast<std::size_t>(dtype)];
+std::array<ClassData, kNumDTypes> EGraph::make_dtype_data() {
+  std::array<ClassData, kNumDTypes> data;
+  for (int t = 0; t < kNumDTypes; ++t) {
+    data[t].dtype = static_cast<DType>(t);
+    data[t].interval = Interval::of_dtype(data[t].dtype);
+    data[t].total = true;  // most classes are: the partial ones take an entry
+  }
+  return data;
 }
 
 void EGraph::set_data(EClass& eclass, const ClassData& data) {
   assert(data.dtype == eclass.dtype);
+  eclass.known_constant = data.constant.has_value();
   if (data == dtype_data(eclass.dtype)) {
     drop_facts(eclass);
   } else if (eclass.facts != EClass::kNoFacts) {

@@ -11,6 +11,7 @@
 // Every class has one dtype; merging classes of different dtypes is a bug (asserted).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -44,6 +45,7 @@ struct EClass {
   static constexpr uint32_t kNoFacts = static_cast<uint32_t>(-1);
   uint32_t facts = kNoFacts;
   DType dtype = DType::Index;
+  bool known_constant = false;       // the data's constant is known (read by every search)
   std::vector<ENode> nodes;          // canonical and sorted after rebuild
   std::vector<ParentEntry> parents;  // nodes that use this class
 };
@@ -158,7 +160,7 @@ class EGraph {
   }
   // The data of a class that knows only what its dtype implies: no constant, the
   // dtype's interval (Interval::of_dtype), no congruence, total (ClassData::total).
-  static const ClassData& dtype_data(DType dtype);
+  const ClassData& dtype_data(DType dtype) const { return dtype_data_[static_cast<std::size_t>(dtype)]; }
   // Canonical class ids in increasing order (a deterministic iteration order).
   std::vector<ClassId> class_ids() const;
   std::size_t num_classes() const { return num_classes_; }
@@ -210,8 +212,11 @@ class EGraph {
   std::vector<uint32_t> slot_of_;  // by class id
   std::vector<EClass> slots_;
   std::vector<uint32_t> free_slots_;
-  // Analysis data of the classes that know more than their dtype (EClass::facts).
+  // Analysis data of the classes that know more than their dtype (EClass::facts), and
+  // that of the others, by dtype (a member, so that reading it is a plain load).
   std::vector<ClassData> facts_;
+  static std::array<ClassData, kNumDTypes> make_dtype_data();
+  std::array<ClassData, kNumDTypes> dtype_data_ = make_dtype_data();
   std::vector<uint32_t> free_facts_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;

@@ -74,7 +74,7 @@ class Matcher {
           if (egraph_.find(slot) == eclass.id) next();
           return;
         }
-        if (vars_[pnode.var].const_only && !egraph_.data(eclass).constant) return;
+        if (vars_[pnode.var].const_only && !eclass.known_constant) return;
         slot = eclass.id;
         // A constant-only variable reads the class's facts.
         const uint32_t outer = newest_;

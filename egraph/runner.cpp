@@ -137,7 +137,7 @@ class OpIndex {
       const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.dtype);
       present_ |= dtype_bit;
       uint64_t& summary = summaries_[id.value];
-      if (egraph.data(eclass).constant) summary |= kKnownConstantBit;
+      if (eclass.known_constant) summary |= kKnownConstantBit;
       int last = -1;
       for (const ENode& node : eclass.nodes) {  // sorted by operation first
         const int op = static_cast<int>(node.op);
@@ -164,7 +164,7 @@ class OpIndex {
       ClassFacts& facts = facts_[id.value];
       facts.first = static_cast<uint32_t>(nodes_.size());
       facts.dtype = eclass.dtype;
-      facts.constant = egraph.data(eclass).constant.has_value();
+      facts.constant = eclass.known_constant;
       for (const ENode& node : eclass.nodes) {
         NodeShape& shape = nodes_.emplace_back(NodeShape{node.op, node.dtype, {}});
         for (std::size_t i = 0; i < node.children.size(); ++i) shape.held[i] = summary(egraph.find(node.children[i]));
@@ -240,7 +240,7 @@ bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& sh
   // A class whose value the analysis knows already holds its cheapest form, the
   // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
   // with constants) only decomposes that constant into ever new ones.
-  if (egraph.data(eclass).constant) return false;
+  if (eclass.known_constant) return false;
   return !root.rooted || may_match(egraph, op_index, shape, root.op, root.dtype, eclass);
 }
 
@@ -270,10 +270,6 @@ constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
 void release_large_match_list(TaskMatches& task) {
   if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
   if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
-}
-
-void release_large_match_lists(std::vector<TaskMatches>& tasks) {
-  for (TaskMatches& task : tasks) release_large_match_list(task);
 }
 
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
@@ -456,8 +452,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   std::optional<Scratch> own_scratch;
   Scratch& scratch = kept.in_use ? own_scratch.emplace() : kept;
   scratch.in_use = true;
-  // Match lists a large run grew (megabytes for the standard workloads) are not kept
-  // for the small runs that follow.
+  // (Match lists a large run grew, megabytes for the standard workloads, are freed
+  // by each iteration once applied: none is kept for the small runs that follow.)
   struct Release {
     Scratch& scratch;
     ~Release() {
@@ -753,7 +749,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
     report.apply_seconds += seconds_since(phase);
-    release_large_match_lists(tasks);
+    // (The lists the apply did not reach: those of a banned rule, or after a limit.)
+    for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 
     phase = Clock::now();
     egraph.rebuild();
