@@ -375,7 +375,6 @@ constexpr std::size_t kParallelFilterMinMatches = 4096;
 // e-graphs were 5% slower per case with it).
 constexpr std::size_t kFilterMinNodes = 4096;
 
-
 // A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
 struct Candidate {
   uint32_t rewrite = 0;  // position in the span of rewrites
