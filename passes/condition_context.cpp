@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "ir/definedness.h"
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
-#include "passes/pool_allocator.h"
 
 namespace eqsat {
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
-#include "passes/pool_allocator.h"
 
 namespace eqsat {
 
@@ -1300,7 +1300,7 @@ class Normalizer {
   LinearMode mode_;
   BoundsOracle bounds_;
   // The tables live as long as the normalizer (one pass over one expression): their
-  // entries come from the thread's free lists (passes/pool_allocator.h).
+  // entries come from the thread's free lists (ir/pool_allocator.h).
   template <class K, class V>
   using Map = std::map<K, V, std::less<K>, PoolAllocator<std::pair<const K, V>>>;
   template <class V>

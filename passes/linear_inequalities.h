@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/pool_allocator.h"
 #include "passes/linear_form.h"
-#include "passes/pool_allocator.h"
 
 namespace eqsat {
 
 // Maps keyed by an atom's printed text. Their entries come from the thread's free
-// lists (passes/pool_allocator.h): forms are read, copied and dropped at every
+// lists (ir/pool_allocator.h): forms are read, copied and dropped at every
 // comparison a pass looks at.
 template <class V>
 using ByText = std::map<std::string, V, std::less<std::string>, PoolAllocator<std::pair<const std::string, V>>>;

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
-#include "passes/pool_allocator.h"
 
 namespace eqsat {
 
@@ -45,7 +45,7 @@ bool is_index_minmax(const Expr &expr) {
 }
 
 // The pass's maps and tables take their entries from the thread's free lists
-// (passes/pool_allocator.h): sums are built and dropped at every node.
+// (ir/pool_allocator.h): sums are built and dropped at every node.
 template <class K, class V>
 using Map = std::map<K, V, std::less<K>, PoolAllocator<std::pair<const K, V>>>;
 template <class V>
