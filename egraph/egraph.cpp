@@ -162,6 +162,10 @@ ClassId EGraph::add(ENode node) {
 
   ClassId id = union_find_.make_set();
   EClass eclass;
+  if (!spare_classes_.empty()) {
+    eclass = std::move(spare_classes_.back());  // empty lists with storage
+    spare_classes_.pop_back();
+  }
   eclass.id = id;
   eclass.changed_at = epoch_;
   eclass.data = make_data(node);
@@ -515,6 +519,11 @@ std::string EGraph::check_invariants() const {
 void EGraph::clear() {
   union_find_.clear();
   slot_of_.clear();
+  for (EClass& eclass : slots_) {
+    eclass.nodes.clear();
+    eclass.parents.clear();
+    spare_classes_.push_back(std::move(eclass));
+  }
   slots_.clear();
   free_slots_.clear();
   num_classes_ = 0;

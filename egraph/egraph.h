@@ -162,6 +162,10 @@ class EGraph {
   std::vector<uint32_t> slot_of_;  // by class id
   std::vector<EClass> slots_;
   std::vector<uint32_t> free_slots_;
+  // Class records of an expression cleared away, their lists emptied but their storage
+  // kept: the next expression's classes take them (a batch of small cases does not
+  // allocate two lists per class anew).
+  std::vector<EClass> spare_classes_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
   std::vector<std::pair<ENode, ClassId>> pending_;           // parents to re-canonicalize
