@@ -35,6 +35,9 @@ class FreeList {
   FreeList &operator=(const FreeList &) = delete;
   ~FreeList() {
     while (head_ != nullptr) ::operator delete (std::exchange(head_, head_->next), std::align_val_t{Align});
+    // Objects freed later in the thread's exit (a thread_local or static destroyed
+    // after this list) go straight back to the system.
+    ended_ = true;
   }
 
   void *take() {
@@ -42,7 +45,13 @@ class FreeList {
     return std::exchange(head_, head_->next);
   }
 
-  void give(void *chunk) { head_ = new (chunk) Chunk{head_}; }
+  void give(void *chunk) {
+    if (ended_) {
+      ::operator delete (chunk, std::align_val_t{Align});
+      return;
+    }
+    head_ = new (chunk) Chunk{head_};
+  }
 
   static FreeList &of_this_thread() {
     thread_local FreeList list;
@@ -54,6 +63,7 @@ class FreeList {
     Chunk *next;
   };
   Chunk *head_ = nullptr;
+  bool ended_ = false;
 };
 
 }  // namespace pool_detail
