@@ -258,6 +258,10 @@ ClassId EGraph::add(ENode node) {
 
   ClassId id = union_find_.make_set();
   EClass eclass;
+  if (!spare_classes_.empty()) {
+    eclass = std::move(spare_classes_.back());  // empty lists with storage
+    spare_classes_.pop_back();
+  }
   eclass.id = id;
   eclass.changed_at = epoch_;
   eclass.dtype = node.dtype;
@@ -628,6 +632,16 @@ std::string EGraph::check_invariants() const {
 void EGraph::clear() {
   union_find_.clear();
   slot_of_.clear();
+  for (EClass& eclass : slots_) {
+    // Only the lists' storage is kept: everything else is as in a new record (the
+    // fact table is emptied below, so no record may point into it).
+    EClass spare;
+    spare.nodes = std::move(eclass.nodes);
+    spare.parents = std::move(eclass.parents);
+    spare.nodes.clear();
+    spare.parents.clear();
+    spare_classes_.push_back(std::move(spare));
+  }
   slots_.clear();
   free_slots_.clear();
   facts_.clear();

@@ -218,6 +218,10 @@ class EGraph {
   static std::array<ClassData, kNumDTypes> make_dtype_data();
   std::array<ClassData, kNumDTypes> dtype_data_ = make_dtype_data();
   std::vector<uint32_t> free_facts_;
+  // Class records of an expression cleared away, their lists emptied but their storage
+  // kept: the next expression's classes take them (a batch of small cases does not
+  // allocate two lists per class anew).
+  std::vector<EClass> spare_classes_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
   std::vector<ParentEntry> pending_;           // parents to re-canonicalize

@@ -1,21 +1,27 @@
 #include "ir/expr.h"
 
 #include <cassert>
+#include <memory>
+
+#include "ir/pool_allocator.h"
 
 namespace eqsat {
 
 Expr Expr::var(std::string name, DType dtype) {
-  return Expr(std::make_shared<const ExprNode>(ExprNode{Op::Var, dtype, std::move(name), {}, {}}));
+  return Expr(std::allocate_shared<const ExprNode>(PoolAllocator<ExprNode>(),
+                                                   ExprNode{Op::Var, dtype, std::move(name), {}, {}}));
 }
 
 Expr Expr::constant(Value value) {
-  return Expr(std::make_shared<const ExprNode>(ExprNode{Op::Const, value.dtype, {}, value, {}}));
+  return Expr(
+      std::allocate_shared<const ExprNode>(PoolAllocator<ExprNode>(), ExprNode{Op::Const, value.dtype, {}, value, {}}));
 }
 
 Expr Expr::make(Op op, DType dtype, std::vector<Expr> args) {
   assert(int(args.size()) == op_info(op).arity && "wrong number of operands");
   assert(op != Op::Var && op != Op::Const && "use Expr::var / Expr::constant for leaves");
-  return Expr(std::make_shared<const ExprNode>(ExprNode{op, dtype, {}, {}, std::move(args)}));
+  return Expr(
+      std::allocate_shared<const ExprNode>(PoolAllocator<ExprNode>(), ExprNode{op, dtype, {}, {}, std::move(args)}));
 }
 
 std::size_t Expr::tree_size() const {

@@ -86,14 +86,11 @@ struct Context {
 constexpr std::size_t kMaxArity = 3;
 using OperandContexts = std::array<Context, kMaxArity>;
 
+// A constant's text and how tightly it binds (a negative literal like a prefix operator).
 struct Printed {
   std::string text;
-  Prec prec;  // how tightly the text binds: parenthesise when below what the parent needs
+  Prec prec;
 };
-
-std::string within(const Printed& printed, Prec needed) {
-  return printed.prec < needed ? "(" + printed.text + ")" : printed.text;
-}
 
 // value_text spells floats in Python's way, which always shows a '.', an exponent, or
 // inf/nan; this keeps a float from ever reading back as an integer literal.
@@ -105,25 +102,56 @@ std::string float_literal(const Value& v) {
 
 std::string literal_text(const Value& v) { return is_float(v.dtype) ? float_literal(v) : value_text(v); }
 
+// Writes the text into one buffer, left to right: a node's text is never built apart
+// and copied into its parent's, so printing is linear in the size of the expression
+// (a chain of 200 nested max is not copied 200 times over) and allocates little.
 class Printer {
  public:
-  Printed print(const Expr& e, Context context) {
+  explicit Printer(std::string& out) : out_(out) {}
+
+  // Writes `e`, in parentheses when it binds less tightly than `needed`.
+  void print(const Expr& e, Context context, Prec needed = Prec::Or) {
     const OpInfo& info = op_info(e.op());
     switch (e.op()) {
       case Op::Var:
-        return {e.name(), Prec::Atom};
-      case Op::Const:
-        return constant(e.value(), context);
+        out_ += e.name();
+        return;
+      case Op::Const: {
+        const Printed printed = constant(e.value(), context);
+        if (printed.prec < needed) {
+          out_ += '(';
+          out_ += printed.text;
+          out_ += ')';
+        } else {
+          out_ += printed.text;
+        }
+        return;
+      }
       case Op::Cast:
         // The operand is typed on its own: nothing is pushed into it.
-        return {"cast(" + print(e.arg(0), {}).text + ", " + std::string(dtype_name(e.dtype())) + ")", Prec::Atom};
+        out_ += "cast(";
+        print(e.arg(0), {});
+        out_ += ", ";
+        out_ += dtype_name(e.dtype());
+        out_ += ')';
+        return;
       default:
         break;
     }
     const OperandContexts contexts = operand_contexts(e, context);
-    if (info.is_call) return call(e, contexts);
-    if (info.arity == 1) return prefix(e, contexts[0]);
-    return infix(e, contexts);
+    const Prec prec = info.is_call      ? Prec::Atom
+                      : info.arity == 1 ? (e.op() == Op::Not ? Prec::Not : Prec::Unary)
+                                        : info.prec;
+    const bool parenthesised = prec < needed;
+    if (parenthesised) out_ += '(';
+    if (info.is_call) {
+      call(e, contexts);
+    } else if (info.arity == 1) {
+      prefix(e, contexts[0]);
+    } else {
+      infix(e, contexts);
+    }
+    if (parenthesised) out_ += ')';
   }
 
  private:
@@ -166,44 +194,64 @@ class Printer {
     return contexts;
   }
 
-  Printed call(const Expr& e, const OperandContexts& contexts) {
-    std::string text = std::string(op_info(e.op()).symbol) + "(";
+  void call(const Expr& e, const OperandContexts& contexts) {
+    out_ += op_info(e.op()).symbol;
+    out_ += '(';
     for (std::size_t i = 0; i < e.args().size(); ++i) {
-      if (i > 0) text += ", ";
-      text += print(e.arg(i), contexts[i]).text;
+      if (i > 0) out_ += ", ";
+      print(e.arg(i), contexts[i]);
     }
-    return {text + ")", Prec::Atom};
+    out_ += ')';
   }
 
-  Printed prefix(const Expr& e, const Context& context) {
+  void prefix(const Expr& e, const Context& context) {
     const OpInfo& info = op_info(e.op());
-    const Printed operand = print(e.arg(0), context);
-    if (e.op() == Op::Not) return {"not " + within(operand, Prec::Not), Prec::Not};
-    std::string text = within(operand, Prec::Unary);
+    if (e.op() == Op::Not) {
+      out_ += "not ";
+      print(e.arg(0), context, Prec::Not);
+      return;
+    }
+    out_ += info.symbol;
+    const std::size_t operand_at = out_.size();
+    print(e.arg(0), context, Prec::Unary);
     // `-3` would read back as the literal -3: Neg(3) is written `-(3)`.
-    const bool bare_number = (text[0] >= '0' && text[0] <= '9') || text[0] == '.';
-    if (e.op() == Op::Neg && bare_number) text = "(" + text + ")";
-    return {std::string(info.symbol) + text, Prec::Unary};
+    const char first = out_[operand_at];
+    const bool bare_number = (first >= '0' && first <= '9') || first == '.';
+    if (e.op() == Op::Neg && bare_number) {
+      out_.insert(operand_at, 1, '(');
+      out_ += ')';
+    }
   }
 
   // Left-associative: the right operand must bind tighter. Comparisons do not chain
   // in our trees (a Python chain means `and`), so both of their operands must.
-  Printed infix(const Expr& e, const OperandContexts& contexts) {
+  void infix(const Expr& e, const OperandContexts& contexts) {
     const OpInfo& info = op_info(e.op());
     const Prec left_needs = is_comparison(e.op()) ? tighter(info.prec) : info.prec;
-    return {within(print(e.arg(0), contexts[0]), left_needs) + " " + std::string(info.symbol) + " " +
-                within(print(e.arg(1), contexts[1]), tighter(info.prec)),
-            info.prec};
+    print(e.arg(0), contexts[0], left_needs);
+    out_ += ' ';
+    out_ += info.symbol;
+    out_ += ' ';
+    print(e.arg(1), contexts[1], tighter(info.prec));
   }
 
+  std::string& out_;
   // fixes_own_dtype's answers for the deep nodes of the expression being printed.
   std::unordered_map<const void*, bool> fixes_memo_;
 };
 
 }  // namespace
 
-std::string print(const Expr& expr) { return Printer().print(expr, {}).text; }
+std::string print(const Expr& expr) {
+  std::string out;
+  Printer(out).print(expr, {});
+  return out;
+}
 
-std::string print(const Expr& expr, DType expected) { return Printer().print(expr, Context{expected, false}).text; }
+std::string print(const Expr& expr, DType expected) {
+  std::string out;
+  Printer(out).print(expr, Context{expected, false});
+  return out;
+}
 
 }  // namespace eqsat

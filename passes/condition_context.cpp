@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/definedness.h"
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
 
@@ -84,7 +85,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   LinearTerms linear;
   Int constant = 0;
   if (!read_linear_terms(a, 1, linear, constant) || !read_linear_terms(b, -1, linear, constant)) return std::nullopt;
-  const std::map<std::string, Int> &terms = linear.coefficients;
+  const Coefficients &terms = linear.coefficients;
   if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
   // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
   // coefficients, signed so that its first coefficient is positive.
@@ -126,7 +127,7 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
 // What the facts say about one linear form: lo <= P <= hi, P not in excluded.
 struct Range {
   std::optional<Int> lo, hi;
-  std::set<Int> excluded;
+  std::set<Int, std::less<Int>, PoolAllocator<Int>> excluded;
 
   void add(Bound bound, Int v) {
     switch (bound) {
@@ -226,7 +227,10 @@ class ComparisonReader {
   }
 
  private:
-  std::unordered_map<const void *, std::pair<Expr, std::optional<LinearFact>>> read_;  // keeps each node alive
+  using Entry = std::pair<const void *const, std::pair<Expr, std::optional<LinearFact>>>;
+  std::unordered_map<const void *, Entry::second_type, std::hash<const void *>, std::equal_to<const void *>,
+                     PoolAllocator<Entry>>
+      read_;  // keeps each node alive
 };
 
 class Context {
@@ -427,7 +431,7 @@ class Context {
 
   ComparisonReader *reader_;
   std::vector<std::pair<Expr, bool>> known_;
-  std::map<std::string, Range> ranges_;
+  ByText<Range> ranges_;
   LinearInequalities inequalities_;
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
 
 namespace eqsat {
@@ -40,7 +41,7 @@ using Monomial = boost::container::small_vector<Atom, 2>;
 // Monomial -> coefficient, without zero coefficients. Coefficients are exact
 // for INDEX and, for a fixed-width dtype, the signed representative of the
 // residue modulo 2^n (so that products of two of them fit in 128 bits).
-using Poly = std::map<Monomial, Int>;
+using Poly = std::map<Monomial, Int, std::less<Monomial>, PoolAllocator<std::pair<const Monomial, Int>>>;
 
 // Products with more terms than this stay unexpanded (an atom): expanding
 // (a + b + c) * (d + e + f) would only make the expression bigger.
@@ -1294,20 +1295,27 @@ class Normalizer {
 
   LinearMode mode_;
   BoundsOracle bounds_;
-  std::map<Atom, Interval> atom_bounds_;
-  std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
+  // The tables live as long as the normalizer (one pass over one expression): their
+  // entries come from the thread's free lists (ir/pool_allocator.h).
+  template <class K, class V>
+  using Map = std::map<K, V, std::less<K>, PoolAllocator<std::pair<const K, V>>>;
+  template <class V>
+  using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
+                                    PoolAllocator<std::pair<const void *const, V>>>;
+  Map<Atom, Interval> atom_bounds_;
+  ByNode<std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
   // The atoms, by printed text: an Atom points at its entry (map entries stay put).
-  std::map<std::string, Expr> atoms_;
+  Map<std::string, Expr> atoms_;
   // The atom of each term printed so far, by node.
-  std::unordered_map<const void *, std::pair<Expr, Atom>> printed_;
+  ByNode<std::pair<Expr, Atom>> printed_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
-  std::map<Atom, std::pair<Poly, Int>> quotients_;
+  Map<Atom, std::pair<Poly, Int>> quotients_;
   // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.
-  std::map<Atom, std::pair<Poly, Int>> trunc_quotients_;
+  Map<Atom, std::pair<Poly, Int>> trunc_quotients_;
   // The atoms that are remainders `N % m` (m > 0): their numerator and divisor.
-  std::map<Atom, std::pair<Poly, Int>> remainders_;
+  Map<Atom, std::pair<Poly, Int>> remainders_;
   // The atoms that are quotients `N // D` by a symbolic D.
-  std::map<Atom, std::pair<Poly, Poly>> symbolic_quotients_;
+  Map<Atom, std::pair<Poly, Poly>> symbolic_quotients_;
 };
 
 }  // namespace

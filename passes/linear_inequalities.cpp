@@ -78,7 +78,7 @@ void LinearInequalities::add(const LinearTerms &terms, Int bound) {
 }
 
 void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequality> &known,
-                                    std::vector<Inequality> &out, std::map<std::string, Expr> &atoms) const {
+                                    std::vector<Inequality> &out, AtomsByText &atoms) const {
   if (atom.dtype() != DType::Index) return;
   const std::string key = print(atom);
   // sign * (atom - arg) <= -offset, i.e. atom <= arg - offset (sign 1) or atom >= arg + offset (sign -1):
@@ -161,8 +161,8 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
   Int constant = 0;
   if (!read_linear_terms(atom.arg(0), 1, numerator, constant)) return;
   atoms.insert(numerator.atoms.begin(), numerator.atoms.end());
-  std::map<std::string, Int> below = numerator.coefficients;  // N - m*q >= 0 (m >= 1): m*q - N <= 0
-  std::map<std::string, Int> above = numerator.coefficients;  // N - m*q <= |m| - 1
+  Coefficients below = numerator.coefficients;  // N - m*q >= 0 (m >= 1): m*q - N <= 0
+  Coefficients above = numerator.coefficients;  // N - m*q <= |m| - 1
   for (auto &term : below) term.second = -term.second;
   below[key] += m;
   above[key] -= m;
@@ -177,11 +177,10 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
   }
 }
 
-std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(
-    std::map<std::string, Expr> &atoms) const {
+std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(AtomsByText &atoms) const {
   std::vector<Inequality> known = inequalities_;
   std::vector<Inequality> facts;
-  const std::map<std::string, Expr> mentioned = atoms;
+  const AtomsByText mentioned = atoms;
   for (const auto &[key, atom] : mentioned) atom_facts(atom, inequalities_, facts, atoms);
   for (Inequality &fact : facts) {
     if (known.size() >= 2 * kMaxInequalities) break;
@@ -192,13 +191,13 @@ std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(
   return known;
 }
 
-std::optional<Int> LinearInequalities::search(const std::map<std::string, Int> &form,
-                                              const std::vector<Inequality> &known, int depth) const {
+std::optional<Int> LinearInequalities::search(const Coefficients &form, const std::vector<Inequality> &known,
+                                              int depth) const {
   if (form.empty()) return Int(0);
   // The first atom is bounded either by its interval or by eliminating it with an
   // inequality that mentions it; the rest of the form is bounded recursively.
   const auto &[key, coefficient] = *form.begin();
-  std::map<std::string, Int> rest = form;
+  Coefficients rest = form;
   rest.erase(rest.begin());
   std::optional<Int> best;
   if (bounds_) {
@@ -222,7 +221,7 @@ std::optional<Int> LinearInequalities::search(const std::map<std::string, Int> &
     const Int k = coefficient / term->second;  // > 0
     std::optional<Int> scaled_bound = checked_mul(k, inequality.bound);
     if (!scaled_bound) continue;
-    std::map<std::string, Int> remainder = form;
+    Coefficients remainder = form;
     bool fits = true;
     for (const auto &[other, c] : inequality.coefficients) {
       Int &slot = remainder[other];
@@ -267,8 +266,7 @@ bool has_no_facts(const Expr &atom) {
 
 }  // namespace
 
-std::optional<Int> LinearInequalities::interval_sum(const std::map<std::string, Int> &form,
-                                                    const std::map<std::string, Expr> &atoms) const {
+std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form, const AtomsByText &atoms) const {
   if (form.empty()) return Int(0);
   if (!bounds_) return std::nullopt;
   // search() bounds the first atom by its interval and the rest recursively,
@@ -303,7 +301,7 @@ LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) 
                   [](const auto &entry) { return has_no_facts(entry.second); })) {
     Bounds out;
     out.upper = interval_sum(terms.coefficients, terms.atoms);
-    std::map<std::string, Int> negated = terms.coefficients;
+    Coefficients negated = terms.coefficients;
     for (auto &term : negated) term.second = -term.second;
     if (std::optional<Int> negated_upper = interval_sum(negated, terms.atoms)) out.lower = -*negated_upper;
     return out;
@@ -313,7 +311,7 @@ LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) 
   const std::vector<Inequality> known = self.with_atom_facts(self.atoms_);
   Bounds out;
   out.upper = self.search(terms.coefficients, known, kMaxEliminations);
-  std::map<std::string, Int> negated = terms.coefficients;
+  Coefficients negated = terms.coefficients;
   for (auto &term : negated) term.second = -term.second;
   if (std::optional<Int> negated_upper = self.search(negated, known, kMaxEliminations)) out.lower = -*negated_upper;
   return out;

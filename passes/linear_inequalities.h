@@ -25,14 +25,23 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/pool_allocator.h"
 #include "passes/linear_form.h"
 
 namespace eqsat {
 
+// Maps keyed by an atom's printed text. Their entries come from the thread's free
+// lists (ir/pool_allocator.h): forms are read, copied and dropped at every
+// comparison a pass looks at.
+template <class V>
+using ByText = std::map<std::string, V, std::less<std::string>, PoolAllocator<std::pair<const std::string, V>>>;
+using Coefficients = ByText<Int>;
+using AtomsByText = ByText<Expr>;
+
 // A linear form over atoms keyed by their printed text: sum of coefficient * atom.
 struct LinearTerms {
-  std::map<std::string, Int> coefficients;  // no zero coefficient
-  std::map<std::string, Expr> atoms;        // the atom of each key
+  Coefficients coefficients;  // no zero coefficient
+  AtomsByText atoms;          // the atom of each key
 };
 
 // Adds scale * expr (an INDEX term) to `terms` and `constant`. False when a
@@ -60,25 +69,23 @@ class LinearInequalities {
 
  private:
   struct Inequality {
-    std::map<std::string, Int> coefficients;
+    Coefficients coefficients;
     Int bound;
   };
-  std::optional<Int> search(const std::map<std::string, Int> &form, const std::vector<Inequality> &known,
-                            int depth) const;
+  std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, int depth) const;
   // search() with no inequality known: the sum of each term's bound by its atom's
   // interval (the same intervals asked for, in the same order).
-  std::optional<Int> interval_sum(const std::map<std::string, Int> &form,
-                                  const std::map<std::string, Expr> &atoms) const;
+  std::optional<Int> interval_sum(const Coefficients &form, const AtomsByText &atoms) const;
   // The facts of `atom` (see the header comment) appended to `out`.
   // `atoms` gains the atoms the facts mention.
   void atom_facts(const Expr &atom, const std::vector<Inequality> &known, std::vector<Inequality> &out,
-                  std::map<std::string, Expr> &atoms) const;
+                  AtomsByText &atoms) const;
   // The recorded inequalities and the facts of `atoms` (which gains the atoms they mention).
-  std::vector<Inequality> with_atom_facts(std::map<std::string, Expr> &atoms) const;
+  std::vector<Inequality> with_atom_facts(AtomsByText &atoms) const;
 
   BoundsOracle bounds_;
   std::vector<Inequality> inequalities_;
-  std::map<std::string, Expr> atoms_;
+  AtomsByText atoms_;
 };
 
 }  // namespace eqsat

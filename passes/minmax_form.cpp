@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
 
@@ -43,9 +44,17 @@ bool is_index_minmax(const Expr &expr) {
   return expr.dtype() == DType::Index && (expr.op() == Op::Min || expr.op() == Op::Max);
 }
 
+// The pass's maps and tables take their entries from the thread's free lists
+// (ir/pool_allocator.h): sums are built and dropped at every node.
+template <class K, class V>
+using Map = std::map<K, V, std::less<K>, PoolAllocator<std::pair<const K, V>>>;
+template <class V>
+using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
+                                  PoolAllocator<std::pair<const void *const, V>>>;
+
 // A sum of atoms with integer coefficients plus a constant, INDEX.
 struct Linear {
-  std::map<std::string, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
+  Map<std::string, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
   Int constant = 0;
 
   Int coefficient(const std::string &text) const {
@@ -207,7 +216,7 @@ class MinMaxOffsets {
   // min(a - k, b - k, ...) + k.
   Expr minmax(Op op, std::vector<Linear> operands) {
     std::vector<Linear> kept;
-    std::map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
+    Map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
     for (Linear &operand : operands) {
       auto [it, inserted] = kept_by_shape.try_emplace(operand.shape(), kept.size());
       if (inserted) {
@@ -319,7 +328,7 @@ class MinMaxOffsets {
   // share, not all) grouped, so that it leaves them: min(z, y - x, w - x) is
   // min(min(y, w) - x, z).
   Expr write_chain(Op op, std::vector<Linear> operands) {
-    std::map<std::pair<std::string, Int>, std::size_t> sharing;
+    Map<std::pair<std::string, Int>, std::size_t> sharing;
     if (operands.size() >= 3)
       for (const Linear &operand : operands)
         for (const auto &[text, term] : operand.terms) ++sharing[{text, term.second}];
@@ -432,8 +441,8 @@ class MinMaxOffsets {
 
   MinMaxConstants constants_;
   bool moved_constant_ = false;  // whether the constants made a difference (see the header)
-  std::unordered_map<const void *, std::pair<Expr, Expr>> memo_;
-  std::unordered_map<const void *, std::pair<Expr, std::string>> printed_;  // keeps each node alive
+  ByNode<std::pair<Expr, Expr>> memo_;
+  ByNode<std::pair<Expr, std::string>> printed_;  // keeps each node alive
 };
 
 bool has_index_minmax(const Expr &expr) {
