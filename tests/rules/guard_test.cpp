@@ -73,8 +73,15 @@ TEST_F(GuardEval, IsConst) {
   EXPECT_EQ(eval("is_const(x)", Interval::point(4)), Truth::True);
 }
 
+// `text`, parsed over kVars, evaluated for the match `subst` (Unknown if it does not parse).
+Truth eval_guard(const EGraph& egraph, const Subst& subst, const std::string& text) {
+  Result<Guard> guard = parse_guard(text, kVars);
+  EXPECT_TRUE(guard.ok()) << text << ": " << (guard.ok() ? "" : guard.error().describe());
+  return guard ? evaluate_guard(egraph, *guard, subst) : Truth::Unknown;
+}
+
 TEST(GuardTotal, ReadsWhetherTheClassHoldsATermDefinedEverywhere) {
-  // x: a variable; c: x // y, undefined at y = 0; y: x // y merged with x + 1 (equal
+  // x: a variable; c: x // y, undefined at y = 0; y: y // x merged with x + 1 (equal
   // under some fact), so its class holds a total term as well.
   EGraph egraph;
   const Expr x = Expr::var("x", DType::Index);
@@ -88,11 +95,7 @@ TEST(GuardTotal, ReadsWhetherTheClassHoldsATermDefinedEverywhere) {
                                                           {x, Expr::constant(Value::integer(DType::Index, 1))})));
   subst.push_back(other_quotient);
   egraph.rebuild();
-  auto eval = [&](const std::string& text) {
-    Result<Guard> guard = parse_guard(text, kVars);
-    EXPECT_TRUE(guard.ok()) << text << ": " << (guard.ok() ? "" : guard.error().describe());
-    return guard ? evaluate_guard(egraph, *guard, subst) : Truth::Unknown;
-  };
+  auto eval = [&](const std::string& text) { return eval_guard(egraph, subst, text); };
   EXPECT_EQ(eval("total(x)"), Truth::True);
   EXPECT_EQ(eval("total(c)"), Truth::False);  // never unknown
   EXPECT_EQ(eval("total(y)"), Truth::True);
@@ -112,11 +115,7 @@ TEST(GuardCongruence, ModulusAndRemainderReadTheCongruenceAnalysis) {
   subst.push_back(egraph.add_constant(Value::integer(DType::Index, 4)));
   subst.push_back(egraph.add_var("y", DType::Index));
   egraph.rebuild();
-  auto eval = [&](const std::string& text) {
-    Result<Guard> guard = parse_guard(text, kVars);
-    EXPECT_TRUE(guard.ok()) << text << ": " << (guard.ok() ? "" : guard.error().describe());
-    return guard ? evaluate_guard(egraph, *guard, subst) : Truth::Unknown;
-  };
+  auto eval = [&](const std::string& text) { return eval_guard(egraph, subst, text); };
   EXPECT_EQ(eval("modulus(x) == 8 and remainder(x) == 6"), Truth::True);
   EXPECT_EQ(eval("modulus(x) % c == 0 and remainder(x) // c == 1"), Truth::True);
   EXPECT_EQ(eval("modulus(y) == 1 and remainder(y) == 0"), Truth::True);
