@@ -46,19 +46,17 @@ void settle(ClassData& data) {
   }
 }
 
-// Whether a partial operation (ir/definedness.h) is defined on every value its operands
-// may take, by their intervals: an integer division by a class without zero, a shift by
-// a class within [0, width), a cast from an integer or BOOL.
+// Whether a node is defined on every value its operands may take, by their intervals:
+// a total operation (not is_partial, ir/definedness.h), an integer division by a class
+// without zero, a shift by a class within [0, width).
 bool defined_on_operands(const ENode& node, DType operand, std::span<const Interval> intervals) {
   if (is_integer_division(node.op)) return is_integer(node.dtype) && !intervals[1].contains(0);
   switch (node.op) {
     case Op::Shl:
     case Op::Shr:
       return is_integer(node.dtype) && intervals[1].within(Interval::range(0, bit_width(node.dtype) - 1));
-    case Op::Cast:
-      return !is_float(operand);
     default:
-      return !is_partial(node.op);
+      return !is_partial(node.op, node.dtype, operand);
   }
 }
 

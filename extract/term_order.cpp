@@ -48,7 +48,7 @@ bool TermOrder::may_be_undefined(ClassId id) {
   uint8_t& known = undefined_[id.value];
   if (known == 0) {
     const ENode& node = *selection_[id.value];
-    bool undefined = is_partial(node.op);
+    bool undefined = !node.children.empty() && is_partial(node.op, node.dtype, egraph_.eclass(node.children[0]).dtype);
     for (ClassId child : node.children) undefined = undefined || may_be_undefined(child);
     known = undefined ? 2 : 1;
   }

@@ -4,29 +4,12 @@
 #include <map>
 #include <set>
 
+#include "ir/definedness.h"
 #include "ir/print.h"
 
 namespace eqsat::verify {
 
 namespace {
-
-// A node whose value is defined whenever its operands are.
-bool is_total_node(const Expr& e) {
-  switch (e.op()) {
-    case Op::FloorDiv:
-    case Op::FloorMod:
-    case Op::TruncDiv:
-    case Op::TruncMod:
-    case Op::Shl:
-    case Op::Shr:
-      return false;
-    case Op::Cast:
-      // Float to integer is undefined for NaN, the infinities and out-of-range values.
-      return !(is_float(e.arg(0).dtype()) && is_integer(e.dtype()));
-    default:
-      return true;
-  }
-}
 
 // A subterm in normal form, with its key (the normal form spelled out with dtypes) and
 // the same for its operands: built once per side.
@@ -55,7 +38,7 @@ Normalized normalize(const Expr& e) {
   }
   std::vector<Expr> arg_exprs;
   n.key = std::string(op_info(e.op()).name) + ":" + std::string(dtype_name(e.dtype())) + "(";
-  n.total = is_total_node(e);
+  n.total = !is_partial(e.op(), e.dtype(), e.arg(0).dtype());
   for (const Normalized& arg : n.args) {
     arg_exprs.push_back(arg.expr);
     n.key += arg.key + ",";

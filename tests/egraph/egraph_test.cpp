@@ -78,6 +78,13 @@ TEST(EGraph, TotalityAnalysis) {
   g.set_var_interval("n", Interval::range(1, std::nullopt));
   EXPECT_TRUE(g.data(g.add_expr(bin(Op::FloorMod, var("x"), var("n")))).total);
   EXPECT_FALSE(g.data(g.add_expr(bin(Op::FloorMod, var("x"), var("y")))).total);
+  // Float division is IEEE (x / 0.0 is an infinity or NaN): total. A cast from a float is
+  // total to another float or to BOOL, not to an integer (NaN has no integer value).
+  const Expr f = var("f", DType::FP32);
+  EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Div, DType::FP32, {f, f}))).total);
+  EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Cast, DType::FP64, {f}))).total);
+  EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Cast, DType::Bool, {f}))).total);
+  EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Cast, DType::Int32, {f}))).total);
 }
 
 TEST(EGraph, MergeThenRebuildRestoresCongruence) {
