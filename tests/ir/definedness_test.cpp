@@ -14,22 +14,13 @@
 #include <vector>
 
 #include "ir/evaluate.h"
-#include "ir/parse.h"
+#include "tests/ir/typed_parse.h"
 
 namespace eqsat {
 namespace {
 
-using Vars = std::map<std::string, DType, std::less<>>;
-
-Expr parse(std::string_view text, const Vars& vars) {
-  Result<Expr> expr = parse_expr(text, index_by_default([&vars](std::string_view name) -> std::optional<DType> {
-                                   auto it = vars.find(name);
-                                   if (it == vars.end()) return std::nullopt;
-                                   return it->second;
-                                 }));
-  EXPECT_TRUE(expr.ok()) << text << ": " << (expr.ok() ? "" : expr.error().describe());
-  return *expr;
-}
+using testing::Vars;
+Expr parse(std::string_view text, const Vars& vars) { return testing::parse_typed(text, vars); }
 
 // Values worth trying for operands of a dtype: zero, signs, the edges, and for floats
 // NaN and the infinities.
@@ -67,11 +58,11 @@ struct Case {
 
 TEST(Definedness, TotalOperationsAreDefinedOnEveryOperand) {
   const std::vector<Case> total = {
-      {"x + y", DType::Int8, DType::Int8},     {"x * y", DType::UInt8, DType::UInt8},
-      {"x - y", DType::Index, DType::Index},   {"x & y", DType::Int32, DType::Int32},
-      {"x / y", DType::FP32, DType::FP32},     {"x / y", DType::FP64, DType::FP64},
-      {"x < y", DType::FP32, DType::FP32},     {"cast(x, FP16)", DType::FP64, DType::FP64},
-      {"cast(x, BOOL)", DType::FP32, DType::FP32}, {"cast(x, INT8)", DType::Int32, DType::Int32},
+      {"x + y", DType::Int8, DType::Int8},           {"x * y", DType::UInt8, DType::UInt8},
+      {"x - y", DType::Index, DType::Index},         {"x & y", DType::Int32, DType::Int32},
+      {"x / y", DType::FP32, DType::FP32},           {"x / y", DType::FP64, DType::FP64},
+      {"x < y", DType::FP32, DType::FP32},           {"cast(x, FP16)", DType::FP64, DType::FP64},
+      {"cast(x, BOOL)", DType::FP32, DType::FP32},   {"cast(x, INT8)", DType::Int32, DType::Int32},
       {"cast(x, FP32)", DType::Index, DType::Index}, {"select(x < 1, y, y + 1)", DType::Index, DType::Int8},
   };
   for (const Case& c : total) {
@@ -84,7 +75,7 @@ TEST(Definedness, TotalOperationsAreDefinedOnEveryOperand) {
 
 TEST(Definedness, PartialOperationsHaveOperandsWithoutAValue) {
   const std::vector<Case> partial = {
-      {"x // y", DType::Index, DType::Index},        {"x % y", DType::Int32, DType::Int32},
+      {"x // y", DType::Index, DType::Index},         {"x % y", DType::Int32, DType::Int32},
       {"truncdiv(x, y)", DType::UInt8, DType::UInt8}, {"truncmod(x, y)", DType::Int8, DType::Int8},
       {"x << y", DType::Int32, DType::Int32},         {"x >> y", DType::UInt8, DType::UInt8},
       {"cast(x, INT32)", DType::FP32, DType::FP32},   {"cast(x, INDEX)", DType::FP64, DType::FP64},

@@ -10,22 +10,13 @@
 #include <optional>
 #include <string>
 
-#include "ir/parse.h"
+#include "tests/ir/typed_parse.h"
 
 namespace eqsat {
 namespace {
 
-using Vars = std::map<std::string, DType, std::less<>>;
-
-Expr parse(std::string_view text, const Vars& vars = {}) {
-  Result<Expr> expr = parse_expr(text, index_by_default([&vars](std::string_view name) -> std::optional<DType> {
-                                   auto it = vars.find(name);
-                                   if (it == vars.end()) return std::nullopt;
-                                   return it->second;
-                                 }));
-  EXPECT_TRUE(expr.ok()) << text << ": " << (expr.ok() ? "" : expr.error().describe());
-  return *expr;
-}
+using testing::Vars;
+Expr parse(std::string_view text, const Vars& vars = {}) { return testing::parse_typed(text, vars); }
 
 Value idx(Int v) { return Value::integer(DType::Index, v); }
 Value i32(Int v) { return Value::integer(DType::Int32, v); }

@@ -10,29 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "tests/ir/typed_parse.h"
+
 namespace eqsat {
 namespace {
 
-using Vars = std::map<std::string, DType, std::less<>>;
+using testing::dump;
+using testing::typer_for;
+using testing::Vars;
 
 // Variables not listed are INDEX, as in the batch format.
-Result<Expr> parse(std::string_view text, const Vars& vars = {}) {
-  return parse_expr(text, index_by_default([&vars](std::string_view name) -> std::optional<DType> {
-                      auto it = vars.find(name);
-                      if (it == vars.end()) return std::nullopt;
-                      return it->second;
-                    }));
-}
-
-// A typed S-expression, so that failures show the dtypes: (add:INT32 x:INT32 1:INT32).
-std::string dump(const Expr& e) {
-  const std::string dtype(dtype_name(e.dtype()));
-  if (e.op() == Op::Var) return e.name() + ":" + dtype;
-  if (e.op() == Op::Const) return value_text(e.value()) + ":" + dtype;
-  std::string text = "(" + std::string(op_info(e.op()).name) + ":" + dtype;
-  for (const Expr& arg : e.args()) text += " " + dump(arg);
-  return text + ")";
-}
+Result<Expr> parse(std::string_view text, const Vars& vars = {}) { return parse_expr(text, typer_for(vars)); }
 
 // Builders for the expected trees.
 Expr var(const std::string& name, DType dtype = DType::Index) { return Expr::var(name, dtype); }

@@ -16,35 +16,15 @@
 #include <vector>
 
 #include "ir/parse.h"
+#include "tests/ir/typed_parse.h"
 
 namespace eqsat {
 namespace {
 
-using Vars = std::map<std::string, DType, std::less<>>;
-
-VarTyper typer_for(const Vars& vars) {
-  return index_by_default([&vars](std::string_view name) -> std::optional<DType> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  });
-}
-
-Expr parse_or_die(std::string_view text, const Vars& vars = {}) {
-  Result<Expr> e = parse_expr(text, typer_for(vars));
-  EXPECT_TRUE(e.ok()) << text << ": " << e.error().describe();
-  return e.ok() ? *e : Expr::var("<parse error>", DType::Index);
-}
-
-// A typed S-expression, so that failures show the dtypes: (add:INT32 x:INT32 1:INT32).
-std::string dump(const Expr& e) {
-  const std::string dtype(dtype_name(e.dtype()));
-  if (e.op() == Op::Var) return e.name() + ":" + dtype;
-  if (e.op() == Op::Const) return value_text(e.value()) + ":" + dtype;
-  std::string text = "(" + std::string(op_info(e.op()).name) + ":" + dtype;
-  for (const Expr& arg : e.args()) text += " " + dump(arg);
-  return text + ")";
-}
+using testing::dump;
+using testing::typer_for;
+using testing::Vars;
+Expr parse_or_die(std::string_view text, const Vars& vars = {}) { return testing::parse_typed(text, vars); }
 
 // Parses back what the printer wrote and compares with the original.
 void expect_round_trip(const Expr& e, const Vars& vars) {
@@ -265,7 +245,7 @@ TEST(PrintRoundTrip, RandomTrees) {
     const auto dtype = static_cast<DType>(n % kNumDTypes);
     const Expr e = generator.tree(dtype, 1 + n % 5);
     expect_round_trip(e, generator.vars());
-    if (testing::Test::HasFailure()) break;  // one clear failure beats thousands
+    if (::testing::Test::HasFailure()) break;  // one clear failure beats thousands
   }
 }
 
