@@ -57,6 +57,15 @@ std::pair<const ENode*, const ENode*> op_range(const std::vector<ENode>& nodes, 
   const uint64_t key = sort_key(op, dtype);
   const ENode* begin = nodes.data();
   const ENode* end = begin + nodes.size();
+  // Most classes hold a few nodes: a walk costs less than a binary search there.
+  constexpr std::size_t kWalked = 8;
+  if (nodes.size() <= kWalked) {
+    const ENode* lo = begin;
+    while (lo != end && sort_key(*lo) < key) ++lo;
+    const ENode* hi = lo;
+    while (hi != end && sort_key(*hi) == key) ++hi;
+    return {lo, hi};
+  }
   const ENode* lo = std::partition_point(begin, end, [key](const ENode& n) { return sort_key(n) < key; });
   const ENode* hi = std::partition_point(lo, end, [key](const ENode& n) { return sort_key(n) == key; });
   return {lo, hi};
@@ -243,17 +252,30 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
                                           std::vector<uint32_t>* newest_out) const {
   // Where a scan is: the rest of its range, the node chosen, whether that node's other
   // operand order is still to come, the epoch of what was read before it.
+  // (Set when the scan starts.)
   struct Frame {
-    const ENode* next = nullptr;
-    const ENode* end = nullptr;
-    const ENode* node = nullptr;
-    uint32_t outer = 0;
-    bool swaps = false;
-    bool swap_pending = false;
+    const ENode* next;
+    const ENode* end;
+    const ENode* node;
+    uint32_t outer;
+    bool swaps;
+    bool swap_pending;
   };
-  boost::container::small_vector<ClassId, 16> regs(registers_);
-  boost::container::small_vector<Frame, 8> frames(scans_);
-  boost::container::small_vector<ClassId, 8> binding(width_, ClassId());
+  // Registers, scan positions and variables on the stack: left uninitialized, as each is
+  // written before it is read (but the variables, which a match lists all of).
+  constexpr std::size_t kOnStack = 16;
+  ClassId stack_regs[kOnStack];
+  Frame stack_frames[kOnStack];
+  ClassId stack_binding[kOnStack];
+  std::vector<ClassId> heap_regs, heap_binding;
+  std::vector<Frame> heap_frames;
+  ClassId* regs = stack_regs;
+  Frame* frames = stack_frames;
+  ClassId* binding = stack_binding;
+  if (registers_ > kOnStack) regs = (heap_regs.resize(registers_), heap_regs.data());
+  if (scans_ > kOnStack) frames = (heap_frames.resize(scans_), heap_frames.data());
+  if (width_ > kOnStack) binding = (heap_binding.resize(width_), heap_binding.data());
+  std::fill(binding, binding + width_, ClassId());
   const bool sorts = egraph.builtin_commutativity();
   const bool counting = seen != kListAll;
   Found found;
@@ -264,7 +286,7 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
   auto advance = [&](uint32_t pc) {
     const Instr& instr = code_[pc];
     Frame& frame = frames[instr.frame];
-    ClassId* out = regs.data() + instr.out;
+    ClassId* out = regs + instr.out;
     if (frame.swap_pending) {
       frame.swap_pending = false;
       out[0] = frame.node->children[1];
@@ -298,7 +320,7 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
     switch (instr.kind) {
       case Instr::Kind::Scan: {
         if (pc == count_from_ && counting && newest <= seen) {
-          if (const std::optional<std::size_t> old = count_old(egraph, regs.data(), seen)) {
+          if (const std::optional<std::size_t> old = count_old(egraph, regs, seen)) {
             found.counted += *old;
             failed = true;
             break;
@@ -347,7 +369,7 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
         if (counting && newest <= seen) {
           ++found.counted;
         } else {
-          ids.insert(ids.end(), binding.begin(), binding.end());
+          ids.insert(ids.end(), binding, binding + width_);
           if (newest_out) newest_out->push_back(newest);
           ++found.listed;
         }
