@@ -53,29 +53,30 @@ uint64_t sort_key(Op op, DType dtype) {
 }
 uint64_t sort_key(const ENode& node) { return sort_key(node.op, node.dtype); }
 
-std::pair<const ENode*, const ENode*> op_range(const std::vector<ENode>& nodes, Op op, DType dtype) {
+// Sets [lo, hi) to the nodes of `op` and `dtype` in a class's list. (Written through
+// references: a pair returned was stored and reloaded on the way into a scan's frame,
+// a stall on every scan.)
+void op_range(const std::vector<ENode>& nodes, Op op, DType dtype, const ENode*& lo, const ENode*& hi) {
   const uint64_t key = sort_key(op, dtype);
   const ENode* begin = nodes.data();
   const ENode* end = begin + nodes.size();
   // Most classes hold a few nodes: a walk costs less than a binary search there.
   constexpr std::size_t kWalked = 8;
   if (nodes.size() <= kWalked) {
-    const ENode* lo = begin;
+    lo = begin;
     while (lo != end && sort_key(*lo) < key) ++lo;
-    const ENode* hi = lo;
+    hi = lo;
     while (hi != end && sort_key(*hi) == key) ++hi;
-    return {lo, hi};
+    return;
   }
-  const ENode* lo = std::partition_point(begin, end, [key](const ENode& n) { return sort_key(n) < key; });
-  const ENode* hi = std::partition_point(lo, end, [key](const ENode& n) { return sort_key(n) == key; });
-  return {lo, hi};
+  lo = std::partition_point(begin, end, [key](const ENode& n) { return sort_key(n) < key; });
+  hi = std::partition_point(lo, end, [key](const ENode& n) { return sort_key(n) == key; });
 }
 
-// The nodes of the range [lo, hi) of one operation whose first operand is `first`.
-std::pair<const ENode*, const ENode*> first_operand_range(const ENode* lo, const ENode* hi, ClassId first) {
+// Narrows the range [lo, hi) of one operation to the nodes whose first operand is `first`.
+void narrow_to_first_operand(ClassId first, const ENode*& lo, const ENode*& hi) {
   lo = std::partition_point(lo, hi, [first](const ENode& n) { return n.children[0] < first; });
   hi = std::partition_point(lo, hi, [first](const ENode& n) { return n.children[0] == first; });
-  return {lo, hi};
 }
 
 // Puts the `count` matches of `width` ids from ids[start] (and their epochs from
@@ -242,7 +243,8 @@ std::optional<std::size_t> MatchProgram::count_old(const EGraph& egraph, const C
     const EClass& eclass = egraph.eclass(regs[instr.in]);
     // Its nodes are no newer than the class's last change (egraph/egraph.h).
     if (eclass.changed_at > seen) return std::nullopt;
-    const auto [lo, hi] = op_range(eclass.nodes, instr.op, instr.dtype);
+    const ENode *lo, *hi;
+    op_range(eclass.nodes, instr.op, instr.dtype, lo, hi);
     total *= static_cast<std::size_t>(hi - lo);
   }
   return total;
@@ -329,13 +331,9 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
         Frame& frame = frames[instr.frame];
         const ClassId in = regs[instr.in];
         assert(egraph.find(in) == in && "a program runs on a rebuilt e-graph");
-        std::pair<const ENode*, const ENode*> range = op_range(egraph.eclass(in).nodes, instr.op, instr.dtype);
+        op_range(egraph.eclass(in).nodes, instr.op, instr.dtype, frame.next, frame.end);
         frame.swaps = sorts && instr.commutes;
-        if (instr.var != kNoKey && !frame.swaps) {
-          range = first_operand_range(range.first, range.second, binding[instr.var]);
-        }
-        frame.next = range.first;
-        frame.end = range.second;
+        if (instr.var != kNoKey && !frame.swaps) narrow_to_first_operand(binding[instr.var], frame.next, frame.end);
         frame.outer = newest;
         frame.swap_pending = false;
         if (!backtrack(pc)) return found;
