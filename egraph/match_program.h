@@ -12,8 +12,8 @@
 //
 // A scan is the only instruction that chooses: it goes through the nodes of one
 // operation and dtype in its class (a class's list is sorted, so they are one range,
-// found by binary search) and, where the e-graph keeps a commutative operation's
-// operands sorted, through both operand orders of each. Every other instruction only
+// found by a walk or a binary search) and, where the e-graph keeps a commutative
+// operation's operands sorted, through both operand orders of each. Every other instruction only
 // checks (a repeated variable, a constant, a dtype) and sends the run back to the last
 // scan when the check fails. So a run is a loop over an explicit stack of scan
 // positions, with the matched classes written straight into the caller's flat list: no
@@ -52,7 +52,7 @@ class MatchProgram {
   // For `run`: list every match (count none as old).
   static constexpr uint32_t kListAll = static_cast<uint32_t>(-1);
 
-  MatchProgram() = default;
+  MatchProgram() = default;  // no program: not to be run
   MatchProgram(const Pattern& pattern, const std::vector<PatternVar>& vars);
 
   // Class ids a match has: one per variable of the rewrite (an invalid id for a
