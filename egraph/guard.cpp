@@ -60,7 +60,7 @@ std::optional<Int> arithmetic(Op op, const std::optional<Int>& a, const std::opt
 
 class Evaluator {
  public:
-  Evaluator(const EGraph& egraph, const Guard& guard, const Subst& subst)
+  Evaluator(const EGraph& egraph, const Guard& guard, std::span<const ClassId> subst)
       : egraph_(egraph), guard_(guard), subst_(subst) {}
 
   GuardValue eval(uint32_t index) const {
@@ -139,12 +139,12 @@ class Evaluator {
 
   const EGraph& egraph_;
   const Guard& guard_;
-  const Subst& subst_;
+  std::span<const ClassId> subst_;
 };
 
 }  // namespace
 
-Truth evaluate_guard(const EGraph& egraph, const Guard& guard, const Subst& subst) {
+Truth evaluate_guard(const EGraph& egraph, const Guard& guard, std::span<const ClassId> subst) {
   return Evaluator(egraph, guard, subst).eval(guard.root).truth;
 }
 

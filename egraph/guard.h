@@ -24,6 +24,7 @@
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ struct Guard {
 enum class Truth : uint8_t { False, True, Unknown };
 
 // Evaluates `guard` for a match. Only Truth::True allows the rewrite.
-Truth evaluate_guard(const EGraph& egraph, const Guard& guard, const Subst& subst);
+Truth evaluate_guard(const EGraph& egraph, const Guard& guard, std::span<const ClassId> subst);
+inline Truth evaluate_guard(const EGraph& egraph, const Guard& guard, const Subst& subst) {
+  return evaluate_guard(egraph, guard, std::span<const ClassId>(subst.data(), subst.size()));
+}
 
 }  // namespace eqsat

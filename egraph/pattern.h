@@ -50,17 +50,19 @@ struct Pattern {
 // A match: the class bound to each pattern variable (invalid ClassId if unbound).
 using Subst = boost::container::small_vector<ClassId, 4>;
 
-// Calls `on_match` for every distinct way `pattern` matches class `id`.
+// Calls `on_match` for every distinct way `pattern` matches class `id` of a rebuilt
+// e-graph.
 void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
                    const std::function<void(const Subst&)>& on_match);
 
 // Replaces the contents of `found` with every distinct way `pattern` matches class
-// `id`, in increasing order (the order `match_pattern` reports them in). The runner's
-// search calls this with one buffer per thread, so that matching allocates nothing
-// once the buffer has grown; reading the e-graph only, it may run on several threads.
-// With `newest`, it also gives for each match the newest change epoch (egraph/egraph.h)
-// among what the match read: the nodes it went through (their `added_at`) and the
-// classes whose facts it checked (a constant, a constant-only variable).
+// `id` of a rebuilt e-graph, in increasing order (the order `match_pattern` reports
+// them in). With `newest`, it also gives for each match the newest change epoch
+// (egraph/egraph.h) among what the match read: the nodes it went through (their
+// `added_at`) and the classes whose facts it checked (a constant, a constant-only
+// variable). Compiles the pattern for the one call: the runner's search keeps a
+// compiled program per rewrite (egraph/match_program.h) and writes matches into flat
+// lists instead.
 void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,
                      std::vector<Subst>& found, std::vector<uint32_t>* newest = nullptr);
 

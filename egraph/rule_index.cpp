@@ -19,6 +19,8 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
   for (std::size_t k = 0; k < kBuckets; ++k) next[k] = starts_[k];
   for (std::size_t r = 0; r < rewrites.size(); ++r) positions_[next[slots[r]]++] = static_cast<uint32_t>(r);
 
+  programs_.reserve(rewrites.size());
+  for (const Rewrite& rewrite : rewrites) programs_.emplace_back(rewrite.lhs, rewrite.vars);
   shapes_.resize(rewrites.size());
   roots_.resize(rewrites.size());
   for (std::size_t r = 0; r < rewrites.size(); ++r) {

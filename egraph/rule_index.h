@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "egraph/match_program.h"
 #include "egraph/rewrite.h"
 #include "ir/dtype.h"
 #include "ir/fast_math.h"
@@ -76,6 +77,8 @@ class RuleIndex {
     return static_cast<uint32_t>(r.rooted ? op_slot(r.op, r.dtype) : unrooted_slot(r.dtype));
   }
   static constexpr std::size_t num_buckets() { return kBuckets; }
+  // The left side of the rewrite at `position`, compiled for the search.
+  const MatchProgram& program(std::size_t position) const { return programs_[position]; }
 
  private:
   // Buckets: one per (operation, dtype), then one per dtype for the other roots.
@@ -94,8 +97,9 @@ class RuleIndex {
   // All positions, bucket after bucket; bucket k is [starts_[k], starts_[k + 1]).
   std::vector<uint32_t> positions_;
   std::array<uint32_t, kBuckets + 1> starts_{};
-  std::vector<RootShape> shapes_;  // by position
-  std::vector<RuleRoot> roots_;    // by position
+  std::vector<RootShape> shapes_;       // by position
+  std::vector<RuleRoot> roots_;         // by position
+  std::vector<MatchProgram> programs_;  // by position
 };
 
 }  // namespace eqsat

@@ -281,13 +281,16 @@ void release_large_match_list(TaskMatches& task) {
 void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
                  const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found,
                  const SearchMemory* memory) {
-  thread_local std::vector<Subst> substs;
+  // A guarded rewrite's matches, all of them, before its guard is asked.
+  thread_local std::vector<ClassId> guarded;
   thread_local std::vector<uint32_t> newest;
   const Rewrite& rewrite = rewrites[task.rewrite];
+  const MatchProgram& program = rule_index.program(task.rewrite);
   const RuleRoot& root = rule_index.root(task.rewrite);
   const RootShape& shape = rule_index.shape(task.rewrite);
   const uint32_t before = memory ? memory->searched_at[rule_index.bucket_of(task.rewrite)] : SearchMemory::kNever;
   const bool remembered = before != SearchMemory::kNever;
+  const std::size_t width = task.width;
   task.flat.clear();
   task.runs.clear();
   task.listed = 0;
@@ -296,26 +299,37 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (found.load(std::memory_order_relaxed) > limit) break;
     const ClassId id = (*task.classes)[k];
     if (!task.filtered && !may_hold(egraph, op_index, shape, root, id)) continue;
-    collect_matches(egraph, rewrite.lhs, rewrite.vars, id, substs, remembered ? &newest : nullptr);
-    std::size_t kept = 0;
     const std::size_t listed_before = task.listed;
-    for (std::size_t m = 0; m < substs.size(); ++m) {
-      const Subst& subst = substs[m];
-      if (rewrite.guard && evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
-      ++kept;
-      if (remembered && newest[m] <= before) {
-        // A guard reads the facts of every variable's class.
-        bool seen = true;
-        if (rewrite.guard) {
+    std::size_t kept = 0;
+    if (!rewrite.guard) {
+      // The program lists the new matches straight into the task's list and counts the
+      // others.
+      const MatchProgram::Found matches =
+          program.run(egraph, id, remembered ? before : MatchProgram::kListAll, task.flat);
+      task.listed += matches.listed;
+      task.repeated += matches.counted;
+      kept = matches.listed + matches.counted;
+    } else {
+      guarded.clear();
+      newest.clear();
+      const std::size_t count =
+          program.run(egraph, id, MatchProgram::kListAll, guarded, remembered ? &newest : nullptr).listed;
+      for (std::size_t m = 0; m < count; ++m) {
+        const std::span<const ClassId> subst(guarded.data() + m * width, width);
+        if (evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
+        ++kept;
+        if (remembered && newest[m] <= before) {
+          // A guard reads the facts of every variable's class.
+          bool seen = true;
           for (ClassId var : subst) seen = seen && egraph.eclass(var).changed_at <= before;
+          if (seen) {
+            ++task.repeated;
+            continue;
+          }
         }
-        if (seen) {
-          ++task.repeated;
-          continue;
-        }
+        task.flat.insert(task.flat.end(), subst.begin(), subst.end());
+        ++task.listed;
       }
-      task.flat.insert(task.flat.end(), subst.begin(), subst.end());
-      ++task.listed;
     }
     if (task.listed != listed_before) task.runs.push_back({id, static_cast<uint32_t>(task.listed - listed_before)});
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
@@ -325,7 +339,8 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
   if (task.runs.capacity() - task.runs.size() > kKeptMatchIds) task.runs.shrink_to_fit();
   // Nor does this thread keep the buffer of a class with very many matches.
-  if (substs.capacity() > kKeptMatchIds) std::vector<Subst>().swap(substs);
+  if (guarded.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(guarded);
+  if (newest.capacity() > kKeptMatchIds) std::vector<uint32_t>().swap(newest);
 }
 
 // Drops from a task's list the matches whose right side's instance is in the e-graph
