@@ -414,8 +414,22 @@ class Normalizer {
     return atom;
   }
 
-  // The polynomial of an expression of integer dtype t.
+  // The polynomial of an expression of integer dtype t. A quotient's or remainder's
+  // is remembered by node: the normal form of every subterm is asked for
+  // (add_linear_forms walks the tree), and each reads its operands' polynomials
+  // again, and a quotient's reading is the costly one (blocks, bounds). The first
+  // reading stands for the pass: the bounds only narrow while it runs (merges), so
+  // a later reading could only fold more, never differently wrong. Sums and products
+  // are read again: copying their polynomial costs about as much.
   std::optional<Poly> to_poly(const Expr &expr, DType t) {
+    if (!is_integer_division(expr.op())) return to_poly_uncached(expr, t);
+    if (auto it = polys_.find(expr.identity()); it != polys_.end() && it->second.dtype == t) return it->second.poly;
+    std::optional<Poly> out = to_poly_uncached(expr, t);
+    polys_.insert_or_assign(expr.identity(), ReadPoly{expr, t, out});  // keeps expr alive: its address stays unique
+    return out;
+  }
+
+  std::optional<Poly> to_poly_uncached(const Expr &expr, DType t) {
     switch (expr.op()) {
       case Op::Const: {
         Int v = reduce(t, expr.value().i);
@@ -1304,6 +1318,13 @@ class Normalizer {
                                     PoolAllocator<std::pair<const void *const, V>>>;
   Map<Atom, Interval> atom_bounds_;
   ByNode<std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
+  // quotient or remainder node -> its polynomial read in one dtype (to_poly).
+  struct ReadPoly {
+    Expr expr;
+    DType dtype;
+    std::optional<Poly> poly;
+  };
+  ByNode<ReadPoly> polys_;
   // The atoms, by printed text: an Atom points at its entry (map entries stay put).
   Map<std::string, Expr> atoms_;
   // The atom of each term printed so far, by node.

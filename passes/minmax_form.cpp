@@ -52,17 +52,26 @@ template <class V>
 using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
                                   PoolAllocator<std::pair<const void *const, V>>>;
 
+// An atom's printed text, by pointer into the pass's table of printed atoms
+// (MinMaxOffsets::printed_, whose entries stay put): copying a key copies no
+// string. Keys order by the text, as the strings did (one text printed from two
+// nodes is one key), so every order below is the text order.
+struct TextKey {
+  const std::string *text;
+  friend bool operator<(TextKey a, TextKey b) { return a.text != b.text && *a.text < *b.text; }
+};
+
 // A sum of atoms with integer coefficients plus a constant, INDEX.
 struct Linear {
-  Map<std::string, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
+  Map<TextKey, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
   Int constant = 0;
 
-  Int coefficient(const std::string &text) const {
+  Int coefficient(TextKey text) const {
     auto it = terms.find(text);
     return it == terms.end() ? 0 : it->second.second;
   }
 
-  void add_term(const std::string &text, const Expr &atom, Int coefficient) {
+  void add_term(TextKey text, const Expr &atom, Int coefficient) {
     auto [it, inserted] = terms.try_emplace(text, atom, 0);
     it->second.second = checked_add(it->second.second, coefficient);
     if (it->second.second == 0) terms.erase(it);
@@ -79,7 +88,7 @@ struct Linear {
     for (const auto &[text, term] : terms) {
       out += to_string(term.second);  // as print writes an INDEX constant
       out += '*';
-      out += text;
+      out += *text.text;
       out += ';';
     }
     return out;
@@ -170,10 +179,10 @@ class MinMaxOffsets {
 
   // print(atom), remembered by node: a subterm is read again for every sum and
   // chain around it.
-  const std::string &printed(const Expr &atom) {
+  TextKey printed(const Expr &atom) {
     auto it = printed_.find(atom.identity());
     if (it == printed_.end()) it = printed_.emplace(atom.identity(), std::make_pair(atom, print(atom))).first;
-    return it->second.second;
+    return TextKey{&it->second.second};
   }
 
   Expr with_rewritten_args(const Expr &expr) {
@@ -272,9 +281,9 @@ class MinMaxOffsets {
     moved_constant_ = moved_constant_ || common.constant != 0;
     for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
     // In a canonical order, so that equal chains are written alike (each
-    // operand's shape computed once).
+    // operand's shape computed once: the constants changed since, not the terms).
     std::vector<std::pair<std::string, std::size_t>> order;
-    for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(kept[i].shape(), i);
+    for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(std::move(shapes[i]), i);
     std::stable_sort(order.begin(), order.end(), [&](const auto &l, const auto &r) {
       return l.first != r.first ? l.first < r.first : kept[l.second].constant < kept[r.second].constant;
     });
@@ -291,7 +300,7 @@ class MinMaxOffsets {
   // c * t cancels a term of n, or of an operand of a min or max of n, move into
   // the numerator (n // c + t = (n + c * t) // c) and on into that min or max:
   // min(x * 12 + y, z) // 4 - x * 3 is min(y, z - x * 12) // 4.
-  std::optional<Expr> move_into_quotient(const Linear &sum, const std::string &text, const Expr &atom, Int sign) {
+  std::optional<Expr> move_into_quotient(const Linear &sum, TextKey text, const Expr &atom, Int sign) {
     if (atom.op() != Op::FloorDiv || atom.dtype() != DType::Index || !atom.arg(1).is_const() ||
         atom.arg(1).value().i <= 0)
       return std::nullopt;
@@ -328,11 +337,11 @@ class MinMaxOffsets {
   // share, not all) grouped, so that it leaves them: min(z, y - x, w - x) is
   // min(min(y, w) - x, z).
   Expr write_chain(Op op, std::vector<Linear> operands) {
-    Map<std::pair<std::string, Int>, std::size_t> sharing;
+    Map<std::pair<TextKey, Int>, std::size_t> sharing;
     if (operands.size() >= 3)
       for (const Linear &operand : operands)
         for (const auto &[text, term] : operand.terms) ++sharing[{text, term.second}];
-    const std::pair<std::string, Int> *best = nullptr;
+    const std::pair<TextKey, Int> *best = nullptr;
     std::size_t best_count = 1;
     for (const auto &[term, count] : sharing)
       if (count > best_count && count < operands.size()) {
@@ -442,6 +451,7 @@ class MinMaxOffsets {
   MinMaxConstants constants_;
   bool moved_constant_ = false;  // whether the constants made a difference (see the header)
   ByNode<std::pair<Expr, Expr>> memo_;
+  // Entries stay put (a node-based table): TextKeys point into them.
   ByNode<std::pair<Expr, std::string>> printed_;  // keeps each node alive
 };
 
