@@ -97,13 +97,22 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
-  std::string form = dtype_tag + ":";
+  std::string form = dtype_tag;
+  form += ':';
   LinearTerms reduced;
+  // The atoms hold every key of the terms (and those whose terms cancelled), in the
+  // same order: one walk finds them all.
+  auto atom = linear.atoms.begin();
   for (const auto &[text, coefficient] : terms) {
+    while (atom->first != text) ++atom;
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += to_string(scaled) + "*(" + text + ")+";  // as print writes an INDEX constant
-    reduced.coefficients.emplace(text, scaled);
-    reduced.atoms.emplace(text, linear.atoms.at(text));
+    form += to_string(scaled);  // as print writes an INDEX constant
+    form += "*(";
+    form += text;
+    form += ")+";
+    reduced.coefficients.emplace_hint(reduced.coefficients.end(), text, scaled);
+    reduced.atoms.emplace_hint(reduced.atoms.end(), text, atom->second);
+    ++atom;
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
