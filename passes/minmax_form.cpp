@@ -225,6 +225,7 @@ class MinMaxOffsets {
   // min(a - k, b - k, ...) + k.
   Expr minmax(Op op, std::vector<Linear> operands) {
     std::vector<Linear> kept;
+    kept.reserve(operands.size());
     Map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
     for (Linear &operand : operands) {
       auto [it, inserted] = kept_by_shape.try_emplace(operand.shape(), kept.size());
@@ -248,6 +249,7 @@ class MinMaxOffsets {
     // constant one (min(y + 1, 4) stays rather than becoming min(y - 3, 0) + 4).
     std::size_t first = 0;
     std::vector<std::string> shapes;
+    shapes.reserve(kept.size());
     for (Linear &operand : kept) {
       operand.add(common, -1);
       shapes.push_back(operand.shape());
@@ -283,10 +285,15 @@ class MinMaxOffsets {
     // In a canonical order, so that equal chains are written alike (each
     // operand's shape computed once: the constants changed since, not the terms).
     std::vector<std::pair<std::string, std::size_t>> order;
+    order.reserve(kept.size());
     for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(std::move(shapes[i]), i);
-    std::stable_sort(order.begin(), order.end(), [&](const auto &l, const auto &r) {
+    // A stable insertion sort: chains are short, and std::stable_sort allocates a buffer.
+    auto before = [&](const auto &l, const auto &r) {
       return l.first != r.first ? l.first < r.first : kept[l.second].constant < kept[r.second].constant;
-    });
+    };
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      for (std::size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
+    }
     std::vector<Linear> sorted;
     sorted.reserve(kept.size());
     for (const auto &[shape, i] : order) sorted.push_back(std::move(kept[i]));
