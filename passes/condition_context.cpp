@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/definedness.h"
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
@@ -348,13 +349,7 @@ class Context {
       return replacement != replacements.end() && replacement->second.dtype() == expr.dtype() ? replacement->second
                                                                                               : expr;
     }
-    std::vector<Expr> args;
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(replace_vars(arg, replacements));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [&](const Expr &arg) { return replace_vars(arg, replacements); });
   }
 
   // P <= v, P >= v and P == v of an INDEX form as inequalities P <= v and -P <= -v.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 
@@ -348,14 +349,7 @@ class Normalizer {
   }
 
   Expr with_normal_args(const Expr &expr) {
-    std::vector<Expr> args;
-    args.reserve(expr.args().size());
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(normalize(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return normalize(arg); });
   }
 
   // --- Coefficient arithmetic in dtype t. ---

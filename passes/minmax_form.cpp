@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
@@ -132,14 +133,7 @@ class MinMaxOffsets {
       flatten(expr, expr.op(), Linear{}, operands);
       return minmax(expr.op(), std::move(operands));
     }
-    std::vector<Expr> args;
-    args.reserve(expr.args().size());
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(rewrite(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return rewrite(arg); });
   }
 
   // Adds scale * expr to `out`. With `rewrite_atoms`, each atom is first put in
@@ -186,13 +180,7 @@ class MinMaxOffsets {
   }
 
   Expr with_rewritten_args(const Expr &expr) {
-    std::vector<Expr> args;
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(rewrite(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return rewrite(arg); });
   }
 
   // The operands of a chain min(min(a, b), ...) (or max), each plus `offset`,
