@@ -25,14 +25,31 @@ Extraction extract_best(const EGraph& egraph, const CostProfile& profile, ClassI
   return extract_tree(egraph, profile, TreeExtractor(egraph, profile), root);
 }
 
-Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root) {
+namespace {
+
+// extract_tree with the root's term given (when valid) rather than built.
+Extraction tree_extraction(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root,
+                           const Expr* built) {
   Extraction result;
   result.selection = tree.selection();
   result.cost = selection_cost(egraph, profile, result.selection, root);
-  if (result.cost.usable) result.expr = selection_expr(egraph, result.selection, root);
+  if (result.cost.usable) {
+    result.expr = built && built->valid() ? *built : selection_expr(egraph, result.selection, root);
+  }
   // Bottom-up choice is exact for the tree cost, and only for it.
   result.optimal = profile.weights().dag == 0;
   return result;
+}
+
+}  // namespace
+
+Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root) {
+  return tree_extraction(egraph, profile, tree, root, nullptr);
+}
+
+Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root,
+                        const Extracted& extracted) {
+  return tree_extraction(egraph, profile, tree, root, &extracted.expr);
 }
 
 }  // namespace eqsat

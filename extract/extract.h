@@ -40,5 +40,9 @@ Extraction extract_best(const EGraph& egraph, const CostProfile& profile, ClassI
 // The tree extractor's answer, from one already made over `egraph` (as it is) with
 // `profile`: what extract_best gives with ExtractorKind::Tree.
 Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root);
+// The same, with the root's term already built by `tree.extract(root)` (the e-graph
+// unchanged since): it is not built again.
+Extraction extract_tree(const EGraph& egraph, const CostProfile& profile, const TreeExtractor& tree, ClassId root,
+                        const Extracted& extracted);
 
 }  // namespace eqsat

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/definedness.h"
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
@@ -97,13 +98,22 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
-  std::string form = dtype_tag + ":";
+  std::string form = dtype_tag;
+  form += ':';
   LinearTerms reduced;
+  // The atoms hold every key of the terms (and those whose terms cancelled), in the
+  // same order: one walk finds them all.
+  auto atom = linear.atoms.begin();
   for (const auto &[text, coefficient] : terms) {
+    while (atom->first != text) ++atom;
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += to_string(scaled) + "*(" + text + ")+";  // as print writes an INDEX constant
-    reduced.coefficients.emplace(text, scaled);
-    reduced.atoms.emplace(text, linear.atoms.at(text));
+    form += to_string(scaled);  // as print writes an INDEX constant
+    form += "*(";
+    form += text;
+    form += ")+";
+    reduced.coefficients.emplace_hint(reduced.coefficients.end(), text, scaled);
+    reduced.atoms.emplace_hint(reduced.atoms.end(), text, atom->second);
+    ++atom;
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
@@ -339,13 +349,7 @@ class Context {
       return replacement != replacements.end() && replacement->second.dtype() == expr.dtype() ? replacement->second
                                                                                               : expr;
     }
-    std::vector<Expr> args;
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(replace_vars(arg, replacements));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [&](const Expr &arg) { return replace_vars(arg, replacements); });
   }
 
   // P <= v, P >= v and P == v of an INDEX form as inequalities P <= v and -P <= -v.

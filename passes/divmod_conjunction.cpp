@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/map_args.h"
 #include "ir/print.h"
 #include "passes/linear_inequalities.h"
 
@@ -226,13 +227,7 @@ Expr combine(const Expr &expr) {
       rebuilt = Expr::make(Op::And, DType::Bool, {rebuilt, operands[i]});
     return rebuilt;
   }
-  std::vector<Expr> args;
-  bool changed = false;
-  for (const Expr &arg : expr.args()) {
-    args.push_back(combine(arg));
-    changed = changed || args.back() != arg;
-  }
-  return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+  return map_args(expr, [](const Expr &arg) { return combine(arg); });
 }
 
 }  // namespace

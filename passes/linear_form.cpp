@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 
@@ -17,21 +19,39 @@ namespace eqsat {
 
 namespace {
 
+// An atom's entry in the normalizer's table: the term first interned with its
+// structure, and its printed text, printed when first compared. Most atoms are never
+// compared with another (a polynomial of one term), and printing every atom of a
+// deep chain (a quotient of a max of a quotient...) was quadratic in its depth.
+struct AtomEntry {
+  explicit AtomEntry(Expr term) : expr(std::move(term)) {}
+  Expr expr;
+  mutable std::optional<std::string> text;
+};
+
 // An atom of the normal form: a subterm that is not + - * (or a quotient the
-// normal form writes), interned by its printed text. Atoms order by that text,
-// so the normal form does not depend on where they are stored; one text is one
-// atom (the normalizer's table holds it once), so equality is that of the entry.
+// normal form writes), interned by its structure. Atoms order by their printed
+// text, so the normal form does not depend on where they are stored; one
+// structure is one atom (the normalizer's table holds it once), so equality is
+// that of the entry.
 class Atom {
  public:
-  explicit Atom(const std::pair<const std::string, Expr> &entry) : entry_(&entry) {}
-  const std::string &text() const { return entry_->first; }
-  // The term first interned with this text.
-  const Expr &expr() const { return entry_->second; }
+  explicit Atom(const AtomEntry &entry) : entry_(&entry) {}
+  const std::string &text() const {
+    if (!entry_->text) entry_->text = print(entry_->expr);
+    return *entry_->text;
+  }
+  // The term first interned with this structure.
+  const Expr &expr() const { return entry_->expr; }
   friend bool operator==(Atom a, Atom b) { return a.entry_ == b.entry_; }
   friend bool operator<(Atom a, Atom b) { return a.entry_ != b.entry_ && a.text() < b.text(); }
+  // An order of no meaning, without printing: for tables only looked up.
+  struct ByEntry {
+    bool operator()(Atom a, Atom b) const { return std::less<const AtomEntry *>{}(a.entry_, b.entry_); }
+  };
 
  private:
-  const std::pair<const std::string, Expr> *entry_;
+  const AtomEntry *entry_;
 };
 
 // A product of atoms, sorted by their text; empty for the constant term. Most
@@ -348,14 +368,7 @@ class Normalizer {
   }
 
   Expr with_normal_args(const Expr &expr) {
-    std::vector<Expr> args;
-    args.reserve(expr.args().size());
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(normalize(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return normalize(arg); });
   }
 
   // --- Coefficient arithmetic in dtype t. ---
@@ -405,17 +418,56 @@ class Normalizer {
     return Poly{{Monomial{intern(normal)}, 1}};
   }
 
-  // The atom of `term`, by its printed text (remembered by node: the same
-  // subterm is read again for every sum around it).
+  // The atom of `term`, by its structure (remembered by node: the same subterm is
+  // read again for every sum around it).
   Atom intern(const Expr &term) {
-    if (auto it = printed_.find(term.identity()); it != printed_.end()) return it->second.second;
-    const Atom atom(*atoms_.emplace(print(term), term).first);
-    printed_.emplace(term.identity(), std::make_pair(term, atom));  // keeps term alive: its address stays unique
-    return atom;
+    if (auto it = interned_.find(term.identity()); it != interned_.end()) return it->second.second;
+    const std::size_t hash = structural_hash(term);
+    std::optional<Atom> atom;
+    for (auto [it, end] = atoms_.equal_range(hash); it != end && !atom; ++it) {
+      if (it->second.expr == term) atom.emplace(it->second);
+    }
+    if (!atom) atom.emplace(atoms_.emplace(hash, AtomEntry(term))->second);
+    interned_.emplace(term.identity(), std::make_pair(term, *atom));  // keeps term alive: its address stays unique
+    return *atom;
   }
 
-  // The polynomial of an expression of integer dtype t.
+  // A hash of the term's structure (op, dtype, name or value, operands),
+  // remembered by node: the atoms of a chain share their operands.
+  std::size_t structural_hash(const Expr &term) {
+    std::size_t hash = static_cast<std::size_t>(term.op()) * 31 + static_cast<std::size_t>(term.dtype());
+    auto mix = [&hash](std::size_t part) { hash ^= part + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2); };
+    // A leaf is hashed on the spot (most atoms are variables).
+    if (term.op() == Op::Var) {
+      mix(std::hash<std::string>{}(term.name()));
+      return hash;
+    }
+    if (term.op() == Op::Const) {
+      mix(hash_value(term.value()));
+      return hash;
+    }
+    if (auto it = hashes_.find(term.identity()); it != hashes_.end()) return it->second.second;
+    for (const Expr &arg : term.args()) mix(structural_hash(arg));
+    hashes_.emplace(term.identity(), std::make_pair(term, hash));  // keeps term alive: its address stays unique
+    return hash;
+  }
+
+  // The polynomial of an expression of integer dtype t. A quotient's or remainder's
+  // is remembered by node: the normal form of every subterm is asked for
+  // (add_linear_forms walks the tree), and each reads its operands' polynomials
+  // again, and a quotient's reading is the costly one (blocks, bounds). The first
+  // reading stands for the pass: the bounds only narrow while it runs (merges), so
+  // a later reading could only fold more, never differently wrong. Sums and products
+  // are read again: copying their polynomial costs about as much.
   std::optional<Poly> to_poly(const Expr &expr, DType t) {
+    if (!is_integer_division(expr.op())) return to_poly_uncached(expr, t);
+    if (auto it = polys_.find(expr.identity()); it != polys_.end() && it->second.dtype == t) return it->second.poly;
+    std::optional<Poly> out = to_poly_uncached(expr, t);
+    polys_.insert_or_assign(expr.identity(), ReadPoly{expr, t, out});  // keeps expr alive: its address stays unique
+    return out;
+  }
+
+  std::optional<Poly> to_poly_uncached(const Expr &expr, DType t) {
     switch (expr.op()) {
       case Op::Const: {
         Int v = reduce(t, expr.value().i);
@@ -1302,20 +1354,33 @@ class Normalizer {
   template <class V>
   using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
                                     PoolAllocator<std::pair<const void *const, V>>>;
-  Map<Atom, Interval> atom_bounds_;
+  // Tables of atoms, only looked up (never walked in order): ordered by entry.
+  template <class V>
+  using ByAtom = std::map<Atom, V, Atom::ByEntry, PoolAllocator<std::pair<const Atom, V>>>;
+  ByAtom<Interval> atom_bounds_;
   ByNode<std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
-  // The atoms, by printed text: an Atom points at its entry (map entries stay put).
-  Map<std::string, Expr> atoms_;
-  // The atom of each term printed so far, by node.
-  ByNode<std::pair<Expr, Atom>> printed_;
+  // quotient or remainder node -> its polynomial read in one dtype (to_poly).
+  struct ReadPoly {
+    Expr expr;
+    DType dtype;
+    std::optional<Poly> poly;
+  };
+  ByNode<ReadPoly> polys_;
+  // The atoms, by structural hash: an Atom points at its entry (entries stay put).
+  std::multimap<std::size_t, AtomEntry, std::less<std::size_t>, PoolAllocator<std::pair<const std::size_t, AtomEntry>>>
+      atoms_;
+  // The atom of each term interned so far, by node.
+  ByNode<std::pair<Expr, Atom>> interned_;
+  // structural_hash's answers, by node.
+  ByNode<std::pair<Expr, std::size_t>> hashes_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
-  Map<Atom, std::pair<Poly, Int>> quotients_;
+  ByAtom<std::pair<Poly, Int>> quotients_;
   // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.
-  Map<Atom, std::pair<Poly, Int>> trunc_quotients_;
+  ByAtom<std::pair<Poly, Int>> trunc_quotients_;
   // The atoms that are remainders `N % m` (m > 0): their numerator and divisor.
-  Map<Atom, std::pair<Poly, Int>> remainders_;
+  ByAtom<std::pair<Poly, Int>> remainders_;
   // The atoms that are quotients `N // D` by a symbolic D.
-  Map<Atom, std::pair<Poly, Poly>> symbolic_quotients_;
+  ByAtom<std::pair<Poly, Poly>> symbolic_quotients_;
 };
 
 }  // namespace

@@ -121,9 +121,9 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
     Int constant = 0;
     if (!read_linear_terms(m, 1, terms, constant) || terms.coefficients.empty()) return 0;
     atoms.insert(terms.atoms.begin(), terms.atoms.end());  // their intervals count
-    std::optional<Int> upper = search(terms.coefficients, known, 1);
+    std::optional<Int> upper = search(terms.coefficients, known, atoms, 1);
     for (auto &term : terms.coefficients) term.second = -term.second;
-    std::optional<Int> negated_upper = search(terms.coefficients, known, 1);
+    std::optional<Int> negated_upper = search(terms.coefficients, known, atoms, 1);
     if (negated_upper && constant - *negated_upper >= 1) return 1;  // lower bound of m
     if (upper && constant + *upper <= -1) return -1;
     return 0;
@@ -192,7 +192,7 @@ std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(
 }
 
 std::optional<Int> LinearInequalities::search(const Coefficients &form, const std::vector<Inequality> &known,
-                                              int depth) const {
+                                              const AtomsByText &atoms, int depth) const {
   if (form.empty()) return Int(0);
   // The first atom is bounded either by its interval or by eliminating it with an
   // inequality that mentions it; the rest of the form is bounded recursively.
@@ -202,13 +202,13 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
   std::optional<Int> best;
   if (bounds_) {
     // The atom's own interval: coefficient * atom <= coefficient * hi (or * lo).
-    auto atom = atoms_.find(key);
-    if (atom != atoms_.end()) {
+    auto atom = atoms.find(key);
+    if (atom != atoms.end()) {
       Interval interval = bounds_(atom->second);
       std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
       if (side) {
         std::optional<Int> scaled = checked_mul(coefficient, *side);
-        std::optional<Int> others = scaled ? search(rest, known, depth) : std::nullopt;
+        std::optional<Int> others = scaled ? search(rest, known, atoms, depth) : std::nullopt;
         if (others) best = checked_add(*scaled, *others);
       }
     }
@@ -231,7 +231,7 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
     }
     if (!fits) continue;
     std::erase_if(remainder, [](const auto &t) { return t.second == 0; });
-    std::optional<Int> others = search(remainder, known, depth - 1);
+    std::optional<Int> others = search(remainder, known, atoms, depth - 1);
     if (!others) continue;
     best = min_of(best, checked_add(*scaled_bound, *others));
   }
@@ -241,10 +241,10 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
 std::optional<Int> LinearInequalities::upper_bound(const LinearTerms &terms) const {
   if (terms.coefficients.empty()) return Int(0);
   // Atoms of the query are looked up by the interval step too.
-  LinearInequalities self = *this;
-  self.atoms_.insert(terms.atoms.begin(), terms.atoms.end());
-  const std::vector<Inequality> known = self.with_atom_facts(self.atoms_);
-  return self.search(terms.coefficients, known, kMaxEliminations);
+  AtomsByText atoms = atoms_;
+  atoms.insert(terms.atoms.begin(), terms.atoms.end());
+  const std::vector<Inequality> known = with_atom_facts(atoms);
+  return search(terms.coefficients, known, atoms, kMaxEliminations);
 }
 
 namespace {
@@ -306,14 +306,16 @@ LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) 
     if (std::optional<Int> negated_upper = interval_sum(negated, terms.atoms)) out.lower = -*negated_upper;
     return out;
   }
-  LinearInequalities self = *this;
-  self.atoms_.insert(terms.atoms.begin(), terms.atoms.end());
-  const std::vector<Inequality> known = self.with_atom_facts(self.atoms_);
+  // The atoms known and those of the query, and those the atoms' facts mention:
+  // the interval step looks them up.
+  AtomsByText atoms = atoms_;
+  atoms.insert(terms.atoms.begin(), terms.atoms.end());
+  const std::vector<Inequality> known = with_atom_facts(atoms);
   Bounds out;
-  out.upper = self.search(terms.coefficients, known, kMaxEliminations);
+  out.upper = search(terms.coefficients, known, atoms, kMaxEliminations);
   Coefficients negated = terms.coefficients;
   for (auto &term : negated) term.second = -term.second;
-  if (std::optional<Int> negated_upper = self.search(negated, known, kMaxEliminations)) out.lower = -*negated_upper;
+  if (std::optional<Int> negated_upper = search(negated, known, atoms, kMaxEliminations)) out.lower = -*negated_upper;
   return out;
 }
 

@@ -72,7 +72,9 @@ class LinearInequalities {
     Coefficients coefficients;
     Int bound;
   };
-  std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, int depth) const;
+  // `atoms`: the atom of each key the interval step may meet.
+  std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, const AtomsByText &atoms,
+                            int depth) const;
   // search() with no inequality known: the sum of each term's bound by its atom's
   // interval (the same intervals asked for, in the same order).
   std::optional<Int> interval_sum(const Coefficients &form, const AtomsByText &atoms) const;

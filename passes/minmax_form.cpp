@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/map_args.h"
 #include "ir/pool_allocator.h"
 #include "ir/print.h"
 #include "passes/linear_form.h"
@@ -52,17 +53,26 @@ template <class V>
 using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
                                   PoolAllocator<std::pair<const void *const, V>>>;
 
+// An atom's printed text, by pointer into the pass's table of printed atoms
+// (MinMaxOffsets::printed_, whose entries stay put): copying a key copies no
+// string. Keys order by the text, as the strings did (one text printed from two
+// nodes is one key), so every order below is the text order.
+struct TextKey {
+  const std::string *text;
+  friend bool operator<(TextKey a, TextKey b) { return a.text != b.text && *a.text < *b.text; }
+};
+
 // A sum of atoms with integer coefficients plus a constant, INDEX.
 struct Linear {
-  Map<std::string, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
+  Map<TextKey, std::pair<Expr, Int>> terms;  // printed atom -> (atom, coefficient != 0)
   Int constant = 0;
 
-  Int coefficient(const std::string &text) const {
+  Int coefficient(TextKey text) const {
     auto it = terms.find(text);
     return it == terms.end() ? 0 : it->second.second;
   }
 
-  void add_term(const std::string &text, const Expr &atom, Int coefficient) {
+  void add_term(TextKey text, const Expr &atom, Int coefficient) {
     auto [it, inserted] = terms.try_emplace(text, atom, 0);
     it->second.second = checked_add(it->second.second, coefficient);
     if (it->second.second == 0) terms.erase(it);
@@ -79,7 +89,7 @@ struct Linear {
     for (const auto &[text, term] : terms) {
       out += to_string(term.second);  // as print writes an INDEX constant
       out += '*';
-      out += text;
+      out += *text.text;
       out += ';';
     }
     return out;
@@ -123,14 +133,7 @@ class MinMaxOffsets {
       flatten(expr, expr.op(), Linear{}, operands);
       return minmax(expr.op(), std::move(operands));
     }
-    std::vector<Expr> args;
-    args.reserve(expr.args().size());
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(rewrite(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return rewrite(arg); });
   }
 
   // Adds scale * expr to `out`. With `rewrite_atoms`, each atom is first put in
@@ -170,20 +173,14 @@ class MinMaxOffsets {
 
   // print(atom), remembered by node: a subterm is read again for every sum and
   // chain around it.
-  const std::string &printed(const Expr &atom) {
+  TextKey printed(const Expr &atom) {
     auto it = printed_.find(atom.identity());
     if (it == printed_.end()) it = printed_.emplace(atom.identity(), std::make_pair(atom, print(atom))).first;
-    return it->second.second;
+    return TextKey{&it->second.second};
   }
 
   Expr with_rewritten_args(const Expr &expr) {
-    std::vector<Expr> args;
-    bool changed = false;
-    for (const Expr &arg : expr.args()) {
-      args.push_back(rewrite(arg));
-      changed = changed || args.back() != arg;
-    }
-    return changed ? Expr::make(expr.op(), expr.dtype(), std::move(args)) : expr;
+    return map_args(expr, [this](const Expr &arg) { return rewrite(arg); });
   }
 
   // The operands of a chain min(min(a, b), ...) (or max), each plus `offset`,
@@ -216,6 +213,7 @@ class MinMaxOffsets {
   // min(a - k, b - k, ...) + k.
   Expr minmax(Op op, std::vector<Linear> operands) {
     std::vector<Linear> kept;
+    kept.reserve(operands.size());
     Map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
     for (Linear &operand : operands) {
       auto [it, inserted] = kept_by_shape.try_emplace(operand.shape(), kept.size());
@@ -239,6 +237,7 @@ class MinMaxOffsets {
     // constant one (min(y + 1, 4) stays rather than becoming min(y - 3, 0) + 4).
     std::size_t first = 0;
     std::vector<std::string> shapes;
+    shapes.reserve(kept.size());
     for (Linear &operand : kept) {
       operand.add(common, -1);
       shapes.push_back(operand.shape());
@@ -272,12 +271,17 @@ class MinMaxOffsets {
     moved_constant_ = moved_constant_ || common.constant != 0;
     for (Linear &operand : kept) operand.constant = checked_add(operand.constant, -common.constant);
     // In a canonical order, so that equal chains are written alike (each
-    // operand's shape computed once).
+    // operand's shape computed once: the constants changed since, not the terms).
     std::vector<std::pair<std::string, std::size_t>> order;
-    for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(kept[i].shape(), i);
-    std::stable_sort(order.begin(), order.end(), [&](const auto &l, const auto &r) {
+    order.reserve(kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) order.emplace_back(std::move(shapes[i]), i);
+    // A stable insertion sort: chains are short, and std::stable_sort allocates a buffer.
+    auto before = [&](const auto &l, const auto &r) {
       return l.first != r.first ? l.first < r.first : kept[l.second].constant < kept[r.second].constant;
-    });
+    };
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      for (std::size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) std::swap(order[j], order[j - 1]);
+    }
     std::vector<Linear> sorted;
     sorted.reserve(kept.size());
     for (const auto &[shape, i] : order) sorted.push_back(std::move(kept[i]));
@@ -291,7 +295,7 @@ class MinMaxOffsets {
   // c * t cancels a term of n, or of an operand of a min or max of n, move into
   // the numerator (n // c + t = (n + c * t) // c) and on into that min or max:
   // min(x * 12 + y, z) // 4 - x * 3 is min(y, z - x * 12) // 4.
-  std::optional<Expr> move_into_quotient(const Linear &sum, const std::string &text, const Expr &atom, Int sign) {
+  std::optional<Expr> move_into_quotient(const Linear &sum, TextKey text, const Expr &atom, Int sign) {
     if (atom.op() != Op::FloorDiv || atom.dtype() != DType::Index || !atom.arg(1).is_const() ||
         atom.arg(1).value().i <= 0)
       return std::nullopt;
@@ -328,11 +332,11 @@ class MinMaxOffsets {
   // share, not all) grouped, so that it leaves them: min(z, y - x, w - x) is
   // min(min(y, w) - x, z).
   Expr write_chain(Op op, std::vector<Linear> operands) {
-    Map<std::pair<std::string, Int>, std::size_t> sharing;
+    Map<std::pair<TextKey, Int>, std::size_t> sharing;
     if (operands.size() >= 3)
       for (const Linear &operand : operands)
         for (const auto &[text, term] : operand.terms) ++sharing[{text, term.second}];
-    const std::pair<std::string, Int> *best = nullptr;
+    const std::pair<TextKey, Int> *best = nullptr;
     std::size_t best_count = 1;
     for (const auto &[term, count] : sharing)
       if (count > best_count && count < operands.size()) {
@@ -442,6 +446,7 @@ class MinMaxOffsets {
   MinMaxConstants constants_;
   bool moved_constant_ = false;  // whether the constants made a difference (see the header)
   ByNode<std::pair<Expr, Expr>> memo_;
+  // Entries stay put (a node-based table): TextKeys point into them.
   ByNode<std::pair<Expr, std::string>> printed_;  // keeps each node alive
 };
 

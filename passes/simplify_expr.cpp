@@ -294,6 +294,8 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // was made (no node added since, no class merged): the final extraction is then
   // read from it rather than computed again.
   std::optional<TreeExtractor> unchanged_since;
+  // The root's term read from unchanged_since, when it was (then not built again).
+  std::optional<Extracted> extracted_since;
   for (int round = 0;; ++round) {
     RunLimits limits = options.limits;
     limits.max_seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -331,16 +333,21 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     // Nothing merged and, when no node was added either, the e-graph is the one
     // extracted from.
     if (!linear_changed && !conditions_changed && !conjunctions_changed && !minmax_changed) {
-      if (egraph.num_nodes() != nodes) unchanged_since.reset();
+      if (egraph.num_nodes() != nodes) {
+        unchanged_since.reset();
+      } else {
+        extracted_since.emplace(std::move(best));
+      }
       break;
     }
     unchanged_since.reset();
     egraph.rebuild();
   }
 
-  Extraction best = unchanged_since && options.extract.kind == ExtractorKind::Tree
-                        ? extract_tree(egraph, costs, *unchanged_since, root)
-                        : extract_best(egraph, costs, root, options.extract);
+  Extraction best = !unchanged_since || options.extract.kind != ExtractorKind::Tree
+                        ? extract_best(egraph, costs, root, options.extract)
+                    : extracted_since ? extract_tree(egraph, costs, *unchanged_since, root, *extracted_since)
+                                      : extract_tree(egraph, costs, *unchanged_since, root);
   return SimplifyResult{best.expr, best.cost.weighted, best.optimal, std::move(report)};
 }
 
