@@ -79,6 +79,23 @@ void trim(std::vector<T>& list) {
   if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
 }
 
+// Sorts a class's node or parent list in repair. Such a list is mostly the sorted list
+// of the last repair with entries appended since (new nodes, or a merged class's
+// sorted list), and re-canonicalization moves only the few entries whose operands were
+// merged: its sorted prefix is kept and the rest merged in (sorted first unless it is
+// sorted already), O(n + k log k) for k entries after the prefix instead of
+// O(n log n). Equal entries are interchangeable (nodes differ only in `added_at`, of
+// which the caller's deduplication keeps the minimum), so the result is that of a full
+// sort. (Callgrind, sum 9: the repair's sorts took half the instructions, the
+// repair as a whole 9% fewer.)
+template <class T>
+void sort_mostly_sorted(std::vector<T>& list) {
+  const auto sorted_end = std::is_sorted_until(list.begin(), list.end());
+  if (sorted_end == list.end()) return;
+  if (std::is_sorted_until(sorted_end, list.end()) != list.end()) std::sort(sorted_end, list.end());
+  std::inplace_merge(list.begin(), sorted_end, list.end());
+}
+
 }  // namespace
 
 std::array<ClassData, kNumDTypes> EGraph::make_dtype_data() {
@@ -605,7 +622,7 @@ void EGraph::repair_class(ClassId id) {
       node = canonical;
     }
   }
-  std::sort(eclass.nodes.begin(), eclass.nodes.end());
+  sort_mostly_sorted(eclass.nodes);
   // Of equal nodes, keep the one that has been in the list the longest: it is the
   // node a search saw in this form.
   std::size_t kept = 0;
@@ -618,7 +635,7 @@ void EGraph::repair_class(ClassId id) {
   }
   eclass.nodes.resize(kept);
   for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
-  std::sort(eclass.parents.begin(), eclass.parents.end());
+  sort_mostly_sorted(eclass.parents);
   eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
 }
 

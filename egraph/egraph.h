@@ -199,8 +199,8 @@ class EGraph {
   void drop_facts(EClass& eclass);
   void repair_classes(unsigned threads);
   // Canonicalizes, sorts and deduplicates the node and parent lists of canonical class
-  // `id`: reads the union-find (compressed) and writes only that class's record, and
-  // allocates nothing (it may run on a TBB thread).
+  // `id`: reads the union-find (compressed) and writes only that class's record (it may
+  // run on a TBB thread; lists are trimmed by the caller, on its own thread).
   void repair_class(ClassId id);
   // Records that a class's node or parent list changed since the last rebuild, so
   // that the rebuild sorts and deduplicates it (the others are left as they are).

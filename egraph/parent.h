@@ -37,15 +37,13 @@ class ParentEntry {
   ClassId holder() const { return holder_; }
 
   // By node (in ENode's order), then by holder: the order of the (node, class) pairs.
-  // An operation's arity is fixed (ir/op.h), so entries of one operation and dtype
-  // have the same number of operands, and unused operand slots hold the same (invalid)
-  // id: comparing two words and the holder gives that order without a branch per
-  // field (a rebuild sorts every changed parent list).
   friend bool operator<(const ParentEntry& a, const ParentEntry& b) {
-    const uint64_t a_high = a.high_key(), b_high = b.high_key();
-    if (a_high != b_high) return a_high < b_high;
-    const uint64_t a_low = a.low_key(), b_low = b.low_key();
-    if (a_low != b_low) return a_low < b_low;
+    if (a.op_ != b.op_) return a.op_ < b.op_;
+    if (a.dtype_ != b.dtype_) return a.dtype_ < b.dtype_;
+    for (uint8_t i = 0; i < a.arity_ && i < b.arity_; ++i) {
+      if (a.children_[i] != b.children_[i]) return a.children_[i] < b.children_[i];
+    }
+    if (a.arity_ != b.arity_) return a.arity_ < b.arity_;
     return a.holder_ < b.holder_;
   }
   friend bool operator==(const ParentEntry& a, const ParentEntry& b) {
@@ -57,12 +55,6 @@ class ParentEntry {
   }
 
  private:
-  uint64_t high_key() const {
-    return uint64_t{static_cast<uint8_t>(op_)} << 48 | uint64_t{static_cast<uint8_t>(dtype_)} << 40 |
-           uint64_t{arity_} << 32 | children_[0].value;
-  }
-  uint64_t low_key() const { return uint64_t{children_[1].value} << 32 | children_[2].value; }
-
   Op op_;
   DType dtype_;
   uint8_t arity_ = 0;
