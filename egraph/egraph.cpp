@@ -608,9 +608,6 @@ void EGraph::repair_classes(unsigned threads) {
     trim(eclass.nodes);
     trim(eclass.parents);
   }
-  // (The list keeps its storage for the next rebuild, unless large: see rebuild.)
-  dirty.clear();
-  dirty_.swap(dirty);
 }
 
 void EGraph::repair_class(ClassId id) {
