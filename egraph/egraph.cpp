@@ -1,5 +1,8 @@
 #include "egraph/egraph.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <array>
 #include <boost/container/small_vector.hpp>
@@ -72,6 +75,23 @@ void release_if_large(std::vector<T>& list) {
 template <class T>
 void trim(std::vector<T>& list) {
   if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
+}
+
+// Sorts a class's node or parent list in repair. Such a list is mostly the sorted list
+// of the last repair with entries appended since (new nodes, or a merged class's
+// sorted list), and re-canonicalization moves only the few entries whose operands were
+// merged: its sorted prefix is kept and the rest merged in (sorted first unless it is
+// sorted already), O(n + k log k) for k entries after the prefix instead of
+// O(n log n). Equal entries are interchangeable (nodes differ only in `added_at`, of
+// which the caller's deduplication keeps the minimum), so the result is that of a full
+// sort. (Callgrind, sum 9: the repair's sorts took half the instructions, the
+// repair as a whole 9% fewer.)
+template <class T>
+void sort_mostly_sorted(std::vector<T>& list) {
+  const auto sorted_end = std::is_sorted_until(list.begin(), list.end());
+  if (sorted_end == list.end()) return;
+  if (std::is_sorted_until(sorted_end, list.end()) != list.end()) std::sort(sorted_end, list.end());
+  std::inplace_merge(list.begin(), sorted_end, list.end());
 }
 
 }  // namespace
@@ -454,9 +474,24 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   return true;
 }
 
-void EGraph::rebuild() {
+void EGraph::rebuild(unsigned threads) {
+  // The pending loop below waits mostly for memory: the union-find entries of a
+  // parent's operands, then the hash-cons slots of its old and new forms, all rarely
+  // in cache. It starts fetching those of the entries it will take next (it takes
+  // them from the back), the union-find entries kFetchFinds places ahead and the
+  // slots kFetchSlots places ahead, once the entries fetched before are in. A merge
+  // in between may change a find, which only makes a fetch useless.
+  constexpr std::size_t kFetchFinds = 16, kFetchSlots = 8;
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
+      if (pending_.size() > kFetchFinds) {
+        const ParentEntry& ahead = pending_[pending_.size() - 1 - kFetchFinds];
+        const ENode recorded = ahead.node();
+        for (ClassId child : recorded.children) union_find_.prefetch(child);
+        memo_.prefetch(recorded);
+      }
+      if (pending_.size() > kFetchSlots)
+        memo_.prefetch(canonicalize(pending_[pending_.size() - 1 - kFetchSlots].node()));
       const ENode node = pending_.back().node();
       const ClassId id = pending_.back().holder();
       pending_.pop_back();
@@ -500,7 +535,7 @@ void EGraph::rebuild() {
     materialize.swap(to_materialize_);
     for (ClassId id : materialize) materialize_constant(id);
   }
-  repair_classes();
+  repair_classes(threads);
   // The work lists of a large rebuild are not kept for the next one: a run's peak
   // memory is reached in its apply phases, and they would add to it.
   release_if_large(pending_);
@@ -527,7 +562,12 @@ void EGraph::mark_dirty(ClassId id) {
   dirty_.push_back(id);
 }
 
-void EGraph::repair_classes() {
+// Below this many dirty classes a rebuild repairs them on the calling thread alone.
+constexpr std::size_t kParallelRepairMinClasses = 256;
+// Dirty classes a repair task takes: class lists vary from one node to thousands.
+constexpr std::size_t kRepairGrain = 32;
+
+void EGraph::repair_classes(unsigned threads) {
   // The memo now maps every canonical node to its class, but keys this rebuild
   // inserted may have been made stale by its later merges: drop those, so that it
   // holds exactly the canonical nodes (num_nodes counts them).
@@ -539,38 +579,59 @@ void EGraph::repair_classes() {
   // Canonicalize, sort and deduplicate the nodes and parents of every class whose
   // lists changed; the lists of other classes are still canonical and sorted (a node
   // whose form changes is re-canonicalized above, which marks its class and its
-  // children's classes).
+  // children's classes). Each class's repair reads the union-find, which no longer
+  // changes, and writes only the class's own record, so the classes may be repaired
+  // in any order, on any number of threads, with the same result.
   std::vector<ClassId> dirty;
   dirty.swap(dirty_);
-  for (ClassId id : dirty) is_dirty_[id.value] = 0;
+  std::size_t roots = 0;
   for (ClassId id : dirty) {
-    if (find(id) != id) continue;
+    is_dirty_[id.value] = 0;
+    if (find(id) == id) dirty[roots++] = id;
+  }
+  dirty.resize(roots);
+  if (threads > 1 && dirty.size() >= kParallelRepairMinClasses) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, dirty.size(), kRepairGrain),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i != range.end(); ++i) repair_class(dirty[i]);
+                      });
+  } else {
+    for (ClassId id : dirty) repair_class(id);
+  }
+  // Trimmed here, on the calling thread: lists reallocated by the threads of the
+  // repair would come from their own malloc arenas, which then hold on to the space
+  // (a run on two threads peaked 3% higher per node that way).
+  for (ClassId id : dirty) {
     EClass& eclass = class_of(id);
-    for (ENode& node : eclass.nodes) {
-      ENode canonical = canonicalize(node);
-      if (!(canonical == node)) {
-        canonical.added_at = static_cast<uint16_t>(epoch_);  // a new form
-        node = canonical;
-      }
-    }
-    std::sort(eclass.nodes.begin(), eclass.nodes.end());
-    // Of equal nodes, keep the one that has been in the list the longest: it is the
-    // node a search saw in this form.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < eclass.nodes.size(); ++i) {
-      if (kept > 0 && eclass.nodes[kept - 1] == eclass.nodes[i]) {
-        eclass.nodes[kept - 1].added_at = std::min(eclass.nodes[kept - 1].added_at, eclass.nodes[i].added_at);
-      } else {
-        eclass.nodes[kept++] = eclass.nodes[i];
-      }
-    }
-    eclass.nodes.resize(kept);
-    for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
-    std::sort(eclass.parents.begin(), eclass.parents.end());
-    eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
     trim(eclass.nodes);
     trim(eclass.parents);
   }
+}
+
+void EGraph::repair_class(ClassId id) {
+  EClass& eclass = class_of(id);
+  for (ENode& node : eclass.nodes) {
+    ENode canonical = canonicalize(node);
+    if (!(canonical == node)) {
+      canonical.added_at = static_cast<uint16_t>(epoch_);  // a new form
+      node = canonical;
+    }
+  }
+  sort_mostly_sorted(eclass.nodes);
+  // Of equal nodes, keep the one that has been in the list the longest: it is the
+  // node a search saw in this form.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < eclass.nodes.size(); ++i) {
+    if (kept > 0 && eclass.nodes[kept - 1] == eclass.nodes[i]) {
+      eclass.nodes[kept - 1].added_at = std::min(eclass.nodes[kept - 1].added_at, eclass.nodes[i].added_at);
+    } else {
+      eclass.nodes[kept++] = eclass.nodes[i];
+    }
+  }
+  eclass.nodes.resize(kept);
+  for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
+  sort_mostly_sorted(eclass.parents);
+  eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
 }
 
 std::vector<ClassId> EGraph::class_ids() const {

@@ -135,8 +135,10 @@ class EGraph {
   // Records that `a` and `b` are equal, for `reason` (kept when explanations are on);
   // returns false if they already were.
   bool merge(ClassId a, ClassId b, Reason reason = Reason::given());
-  // Restores congruence, hash-consing and the analyses after merges.
-  void rebuild();
+  // Restores congruence, hash-consing and the analyses after merges. With `threads`
+  // above 1 the repair of the classes' lists (independent per class) runs on TBB
+  // threads, in the calling task arena: the e-graph is the same as with one.
+  void rebuild(unsigned threads = 1);
   bool needs_rebuild() const { return !pending_.empty() || !analysis_pending_.empty(); }
 
   // --- Change epochs. ---
@@ -195,7 +197,11 @@ class EGraph {
   void set_data(EClass& eclass, const ClassData& data);
   // Frees the class's entry in the fact table, if any.
   void drop_facts(EClass& eclass);
-  void repair_classes();
+  void repair_classes(unsigned threads);
+  // Canonicalizes, sorts and deduplicates the node and parent lists of canonical class
+  // `id`: reads the union-find (compressed) and writes only that class's record (it may
+  // run on a TBB thread; lists are trimmed by the caller, on its own thread).
+  void repair_class(ClassId id);
   // Records that a class's node or parent list changed since the last rebuild, so
   // that the rebuild sorts and deduplicates it (the others are left as they are).
   void mark_dirty(ClassId id);

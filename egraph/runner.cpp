@@ -767,7 +767,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 
     phase = Clock::now();
-    egraph.rebuild();
+    if (threads > 1 && arena) {
+      // The repair of the classes' lists runs on the arena's threads (EGraph::rebuild).
+      arena->execute([&] { egraph.rebuild(threads); });
+    } else {
+      egraph.rebuild();
+    }
     report.rebuild_seconds += seconds_since(phase);
     report.per_iteration.push_back(stats);
     if (cut) {
