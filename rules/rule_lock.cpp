@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -17,12 +18,28 @@ const LockEntry* RuleLock::find(std::string_view name, DType dtype) const {
   return nullptr;
 }
 
-bool RuleLock::proves(const Rule& rule, DType dtype) const {
-  const LockEntry* e = find(rule.name, dtype);
+namespace {
+
+bool proves_entry(const LockEntry* e, const Rule& rule, DType dtype) {
   return e && e->fast_math == rule.fast_math && e->digest == rule_digest(rule, dtype);
 }
 
-namespace {
+// The lock's entries by rule name and dtype, the first of equal ones as RuleLock::find
+// gives it: checking a catalogue of ~1,900 instances against the lock entry by entry,
+// each a scan of the lock, was a good part of the program's start-up.
+class LockIndex {
+ public:
+  explicit LockIndex(const RuleLock& lock) {
+    for (const LockEntry& e : lock.entries) by_instance_.try_emplace({e.name, e.dtype}, &e);
+  }
+  const LockEntry* find(std::string_view name, DType dtype) const {
+    auto it = by_instance_.find({name, dtype});
+    return it == by_instance_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::map<std::pair<std::string_view, DType>, const LockEntry*> by_instance_;
+};
 
 bool is_hex_digest(std::string_view s) {
   if (s.size() != 16) return false;
@@ -103,13 +120,16 @@ std::string format_rule_lock(const RuleLock& lock) {
   return out;
 }
 
+bool RuleLock::proves(const Rule& rule, DType dtype) const { return proves_entry(find(rule.name, dtype), rule, dtype); }
+
 std::vector<std::string> lock_differences(const RuleSet& rules, const RuleLock& lock) {
+  const LockIndex index(lock);
   std::vector<std::string> out;
   std::set<std::pair<std::string, DType>> instances;
   for (const Rule& rule : rules.rules) {
     for (DType dtype : rule.dtypes) {
       instances.emplace(rule.name, dtype);
-      const LockEntry* e = lock.find(rule.name, dtype);
+      const LockEntry* e = index.find(rule.name, dtype);
       if (!e) {
         out.push_back("rule " + instance_name(rule.name, dtype) + " at " + where(rule) + ": not in the lock");
       } else if (e->fast_math != rule.fast_math) {
@@ -130,10 +150,12 @@ std::vector<std::string> lock_differences(const RuleSet& rules, const RuleLock& 
 }
 
 std::vector<std::string> unproved_instances(const RuleSet& rules, const RuleLock& lock) {
+  const LockIndex index(lock);
   std::vector<std::string> out;
   for (const Rule& rule : rules.rules) {
     for (DType dtype : rule.dtypes) {
-      if (!lock.proves(rule, dtype)) out.push_back(instance_name(rule.name, dtype) + " at " + where(rule));
+      if (!proves_entry(index.find(rule.name, dtype), rule, dtype))
+        out.push_back(instance_name(rule.name, dtype) + " at " + where(rule));
     }
   }
   return out;

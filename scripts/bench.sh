@@ -56,14 +56,15 @@ reports = [json.loads(line) for line in open(sys.argv[3]) if line.strip()]
 med = lambda key: statistics.median(r[key] for r in reports)
 r = reports[0]
 print(f"| {sys.argv[1]} | {sys.argv[2]} | {r['iterations']} | {r['nodes']} | {r['classes']} | "
-      f"{med('seconds') * 1e3:.1f} | {med('search_seconds') * 1e3:.1f} | {med('apply_seconds') * 1e3:.1f} | "
+      f"{med('seconds') * 1e3:.1f} | {med('search_seconds') * 1e3:.1f} | {med('filter_seconds') * 1e3:.1f} | "
+      f"{med('apply_seconds') * 1e3:.1f} | "
       f"{med('rebuild_seconds') * 1e3:.1f} | {med('bytes_per_node'):.0f} |")
 EOF
 }
 echo "## Workloads, eqsat saturate --report (median of 5 runs; sum 11 of 3)"
 echo
-echo "| workload | threads | iterations | e-nodes | e-classes | ms | search ms | apply ms | rebuild ms | bytes/e-node |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| workload | threads | iterations | e-nodes | e-classes | ms | search ms | filter ms | apply ms | rebuild ms | bytes/e-node |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 workload 5 1 "pos 3"
 workload 5 1 "sum 9"
 workload 5 1 "sum 10"
