@@ -100,43 +100,46 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
     simplifier.costs_ = *costs;
   }
 
-  RuleSet rules;
-  if (flags.rule_files.empty()) {
-    rules = builtin_rules();
-  } else {
+  // The rules in force: the built-in catalogue as it is (not copied), or a set of our
+  // own when rule files replace or extend it.
+  const bool own_rules = !flags.rule_files.empty() || !flags.extra_rule_files.empty();
+  RuleSet own;
+  if (!flags.rule_files.empty()) {
     Result<RuleSet> loaded = load_rule_files(flags.rule_files);
     if (!loaded) return loaded.error();
-    rules = *loaded;
+    own = std::move(loaded).value();
+  } else if (own_rules) {
+    own = builtin_rules();
   }
   if (!flags.extra_rule_files.empty()) {
     Result<RuleSet> extra = load_rule_files(flags.extra_rule_files);
     if (!extra) return extra.error();
     for (const Rule& rule : extra->rules) {
-      if (const Rule* existing = rules.find(rule.name)) {
+      if (const Rule* existing = own.find(rule.name)) {
         std::string where = existing->file.empty() ? "the rules in force" : existing->file;
         return Error{rule.file + ":" + std::to_string(rule.line) + ": rule '" + rule.name + "' is already defined in " +
                      where};
       }
-      rules.rules.push_back(rule);
+      own.rules.push_back(rule);
     }
   }
   // Only rules proved sound run: the built-in catalogue is checked against its own lock
   // when it loads; rules from files need a lock that proves them (or the development flag).
-  if (!flags.allow_unproved_rules && (!flags.rule_files.empty() || !flags.extra_rule_files.empty())) {
+  if (!flags.allow_unproved_rules && own_rules) {
     RuleLock lock = builtin_rule_lock();
     for (const std::string& path : flags.rule_lock_files) {
       Result<RuleLock> more = load_rule_lock(path);
       if (!more) return more.error();
       lock.entries.insert(lock.entries.end(), more->entries.begin(), more->entries.end());
     }
-    Result<RuleSet> proved = require_proved(rules, lock);
+    Result<RuleSet> proved = require_proved(own, lock);
     if (!proved) {
       return Error{proved.error().message +
                    "\n(prove them with `eqsat verify-rules FILE --write-lock --lock LOCK` and pass "
                    "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};
     }
   }
-  simplifier.rewrites_ = std::make_shared<const std::vector<Rewrite>>(rules.rewrites());
+  simplifier.rewrites_ = std::make_shared<const std::vector<Rewrite>>((own_rules ? own : builtin_rules()).rewrites());
   simplifier.rule_index_ = std::make_shared<const RuleIndex>(*simplifier.rewrites_);
   return simplifier;
 }
