@@ -161,12 +161,17 @@ std::vector<std::string> unproved_instances(const RuleSet& rules, const RuleLock
   return out;
 }
 
-Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock) {
+std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) {
   const std::vector<std::string> missing = unproved_instances(rules, lock);
-  if (missing.empty()) return rules;
+  if (missing.empty()) return std::nullopt;
   std::string message = "rules not proved sound (run `eqsat verify-rules --write-lock`):";
   for (const std::string& m : missing) message += "\n  " + m;
   return Error{message};
+}
+
+Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock) {
+  if (std::optional<Error> error = unproved_error(rules, lock)) return *error;
+  return rules;
 }
 
 const RuleLock& builtin_rule_lock() {

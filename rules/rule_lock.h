@@ -18,6 +18,7 @@
 // no unverified rule runs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,8 +62,11 @@ std::vector<std::string> unproved_instances(const RuleSet& rules, const RuleLock
 // The lock embedded with the built-in catalogue (rules/rules.lock at build time).
 const RuleLock& builtin_rule_lock();
 
-// `rules` when the lock proves every instance; otherwise an error naming each unproved
-// one. The engine's gate; a development flag may skip it.
+// An error naming each instance of `rules` the lock does not prove; none when it
+// proves them all. The engine's gate (a development flag may skip it).
+std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock);
+
+// `rules` when the lock proves every instance; otherwise unproved_error's error.
 Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock);
 
 }  // namespace eqsat

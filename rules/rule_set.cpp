@@ -1,6 +1,7 @@
 // RuleSet and the built-in catalogue.
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,14 +60,11 @@ const RuleSet& builtin_rules() {
   // about two thousand rewrites, and copying them was a tenth of the start-up).
   static const RuleSet& proved = []() -> const RuleSet& {
     const RuleSet& catalogue = builtin_rules_unverified();
-    const std::vector<std::string> missing = unproved_instances(catalogue, builtin_rule_lock());
-    if (!missing.empty()) {
-      std::string list;
-      for (const std::string& instance : missing) list += "\n  " + instance;
+    if (std::optional<Error> unproved = unproved_error(catalogue, builtin_rule_lock())) {
       std::fprintf(stderr,
                    "eqsat: the built-in rule catalogue has rules that rules/rules.lock does not "
-                   "prove (run `eqsat verify-rules --write-lock` after changing a rule):%s\n",
-                   list.c_str());
+                   "prove (run `eqsat verify-rules --write-lock` after changing a rule):\n%s\n",
+                   unproved->message.c_str());
       std::abort();
     }
     return catalogue;

@@ -132,9 +132,8 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
       if (!more) return more.error();
       lock.entries.insert(lock.entries.end(), more->entries.begin(), more->entries.end());
     }
-    Result<RuleSet> proved = require_proved(own, lock);
-    if (!proved) {
-      return Error{proved.error().message +
+    if (std::optional<Error> unproved = unproved_error(own, lock)) {
+      return Error{unproved->message +
                    "\n(prove them with `eqsat verify-rules FILE --write-lock --lock LOCK` and pass "
                    "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};
     }
