@@ -121,6 +121,22 @@ class EGraph {
     return memo_.find(node);
   }
   void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
+  // `probe` in the order of the hash-cons, for callers with many lookups to make
+  // (egraph/instance_lookup.h, NodeMemo::home_of): `probe_key` puts the operands of a
+  // node whose children are canonical ids in the order the hash-cons keeps them,
+  // `probe_home` gives the slot where its lookup starts (with `probe_slots` slots in
+  // all, at least one), `prefetch_probe` starts fetching that slot, and `probe_from`
+  // looks the node up from there.
+  ENode probe_key(ENode node) const {
+    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+      std::swap(node.children[0], node.children[1]);
+    }
+    return node;
+  }
+  std::size_t probe_slots() const { return memo_.slots(); }
+  std::size_t probe_home(const ENode& key) const { return memo_.home_of(key); }
+  void prefetch_probe(std::size_t home) const { memo_.prefetch_home(home); }
+  std::optional<ClassId> probe_from(std::size_t home, const ENode& key) const { return memo_.find_from(home, key); }
 
   // --- Facts. ---
   // Bounds of a variable; applies to the variable's class now and to a later add_var.

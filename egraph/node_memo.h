@@ -24,7 +24,19 @@ class NodeMemo {
 
   std::optional<ClassId> find(const ENode& node) const {
     if (slots_.empty()) return std::nullopt;
-    for (std::size_t i = home(node);; i = (i + 1) & mask_) {
+    return find_from(home(node), node);
+  }
+
+  // Lookups in the order of the table, for a caller with many to make (egraph/
+  // instance_lookup.h): a table of a large e-graph is many times the size of the
+  // caches, and lookups that go through it from front to back wait far less for memory
+  // than lookups at random. `home_of` is the slot where the lookup of `node` starts
+  // (the table must not be empty: `slots()` > 0), `find_from` the lookup from there.
+  std::size_t slots() const { return slots_.size(); }
+  std::size_t home_of(const ENode& node) const { return home(node); }
+  void prefetch_home(std::size_t home) const { __builtin_prefetch(&slots_[home]); }
+  std::optional<ClassId> find_from(std::size_t home, const ENode& node) const {
+    for (std::size_t i = home;; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
       if (!slot.id.valid()) return std::nullopt;
       if (slot.holds(node)) return slot.id;

@@ -79,6 +79,10 @@ inline ClassId instantiate(EGraph& egraph, const Pattern& pattern, const Subst& 
 bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target,
                       Reason reason);
 
+// The root node of an instance of `pattern`, an operation, whose operands are the
+// classes `operands` (one per operand of the root).
+ENode root_instance(const Pattern& pattern, std::span<const ClassId> operands);
+
 // Whether the instance of `pattern` under `subst` is in the e-graph already, every node
 // of it, with its root in the class of `target`. Then instantiate_into would change
 // nothing that a rebuild does not undo: the runner skips such matches. For a rebuilt

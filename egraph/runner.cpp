@@ -13,6 +13,8 @@
 #include <sstream>
 #include <vector>
 
+#include "egraph/instance_lookup.h"
+
 namespace eqsat {
 
 std::string_view stop_reason_name(StopReason reason) {
@@ -78,6 +80,10 @@ struct TaskMatches {
   std::vector<ClassId> flat;
   std::vector<MatchRun> runs;
   std::size_t listed = 0;  // matches in `flat`
+  // What the filter (drop_present) found of each listed match's right side: for a match
+  // found Elsewhere or RootMissing, its ids in `flat` are then the InstanceFound's ids,
+  // all the apply needs. Empty when the matches were not filtered.
+  std::vector<InstanceFound::State> found;
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
   std::size_t repeated = 0;
@@ -270,6 +276,7 @@ constexpr std::size_t kKeptMatchIds = std::size_t{1} << 10;
 void release_large_match_list(TaskMatches& task) {
   if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
   if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
+  if (task.found.capacity() > kKeptMatchIds) std::vector<InstanceFound::State>().swap(task.found);
 }
 
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
@@ -293,6 +300,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const std::size_t width = task.width;
   task.flat.clear();
   task.runs.clear();
+  task.found.clear();
   task.listed = 0;
   task.repeated = 0;
   for (std::size_t k = task.begin; k < task.end; ++k) {
@@ -344,43 +352,90 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
 }
 
 // Drops from a task's list the matches whose right side's instance is in the e-graph
-// already, in the class of the match (instance_in_class): applying one would change
+// already, in the class of the match (find_instances): applying one would change
 // nothing. The e-graph is the one the search saw, rebuilt: its hash-cons holds every
 // node in canonical form, so a lookup finds what is there. (Applying a dropped match
 // after others could add a copy of a node under a form that the merges before it made
 // stale, but the rebuild merges that copy back by congruence: the e-graph after the
-// rebuild is the same.) Reads the e-graph only, so tasks may run on several threads.
-// Looking a match's right side up costs hash-cons slots and union-find entries that are
-// rarely in cache, each known only once the one before is read: the lookups of
-// successive matches are overlapped in stages (prefetch_instance), kStageDistance
-// matches apart, the first stage furthest ahead.
+// rebuild is the same.) What was found of the others is kept for the apply, which then
+// need not look it up again: of a match whose right side's root node is in another
+// class, that class; of one whose root node alone is missing, its operands (see
+// apply_match). Reads the e-graph only, so tasks may run on several threads.
 void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
-  constexpr std::size_t kStageDistance = 4;
-  constexpr unsigned kMaxStages = 4;  // deeper right sides are rare
-  const unsigned height = operation_height(rhs);
-  const unsigned stages = std::min(kMaxStages, height > 1 ? 2 * (height - 1) : 0);
-  const std::size_t width = task.width, count = task.count();
+  using State = InstanceFound::State;
+  // Matches asked about at once (find_instances): runs of classes are taken together
+  // until this many, so that a class with a match or two costs no call of its own.
+  constexpr std::size_t kChunk = std::size_t{1} << 13;
+  thread_local std::vector<ClassId> targets;
+  thread_local std::vector<InstanceFound> found;
+  const std::size_t width = task.width;
+  const std::size_t root_arity =
+      rhs.root_node().kind == PatternNode::Kind::Op ? rhs.root_node().children.size() : std::size_t{0};
   ClassId* const flat = task.flat.data();
-  auto subst_of = [&](std::size_t m) { return std::span<const ClassId>(flat + m * width, width); };
-  std::size_t m = 0, kept = 0, kept_runs = 0;
-  for (const MatchRun run : task.runs) {
-    uint32_t run_kept = 0;
-    for (uint32_t i = 0; i < run.count; ++i, ++m) {
-      for (unsigned stage = 1; stage <= stages; ++stage) {
-        const std::size_t ahead = m + kStageDistance * (stages + 1 - stage);
-        if (ahead < count) prefetch_instance(egraph, rhs, subst_of(ahead), stage);
+  std::vector<MatchRun>& runs = task.runs;
+  task.found.clear();
+  // The matches before `asked` are asked about; those before `m` are kept (moved to
+  // before `kept`) or dropped, and so are the runs before `r` (to before `kept_runs`).
+  // A kept match or run never overwrites one not yet looked at (kept <= m, kept_runs <= r).
+  std::size_t asked = 0, m = 0, kept = 0, r = 0, kept_runs = 0;
+  uint32_t done_in_run = 0, kept_in_run = 0;  // of runs[r]
+  std::size_t ask_run = 0;                    // the run the next match to ask about is in
+  uint32_t asked_in_run = 0;
+  while (ask_run < runs.size()) {
+    targets.clear();
+    while (ask_run < runs.size() && targets.size() < kChunk) {
+      const std::size_t take = std::min<std::size_t>(runs[ask_run].count - asked_in_run, kChunk - targets.size());
+      targets.insert(targets.end(), take, runs[ask_run].eclass);
+      asked_in_run += static_cast<uint32_t>(take);
+      if (asked_in_run == runs[ask_run].count) {
+        ++ask_run;
+        asked_in_run = 0;
       }
-      if (instance_in_class(egraph, rhs, subst_of(m), run.eclass)) continue;
-      // Never overwrites a match not yet looked at (kept <= m).
-      if (kept != m) std::copy(flat + m * width, flat + (m + 1) * width, flat + kept * width);
-      ++kept;
-      ++run_kept;
     }
-    if (run_kept) task.runs[kept_runs++] = MatchRun{run.eclass, run_kept};
+    find_instances(egraph, rhs, std::span<const ClassId>(flat + asked * width, targets.size() * width), width, targets,
+                   found);
+    asked += targets.size();
+    for (const InstanceFound& f : found) {
+      if (f.state != State::InClass) {
+        ClassId* const slots = flat + kept * width;
+        if (kept != m) std::copy(flat + m * width, flat + (m + 1) * width, slots);
+        State state = f.state;
+        // The ids the apply needs replace the match's when they fit in its place.
+        const std::size_t needed = state == State::Elsewhere ? 1 : state == State::RootMissing ? root_arity : width + 1;
+        if (needed > width) state = State::Missing;
+        if (state != State::Missing) std::copy(f.ids, f.ids + needed, slots);
+        task.found.push_back(state);
+        ++kept;
+        ++kept_in_run;
+      }
+      ++m;
+      if (++done_in_run == runs[r].count) {
+        if (kept_in_run) runs[kept_runs++] = MatchRun{runs[r].eclass, kept_in_run};
+        ++r;
+        done_in_run = kept_in_run = 0;
+      }
+    }
   }
-  task.runs.resize(kept_runs);
+  runs.resize(kept_runs);
   task.flat.resize(kept * width);
   task.listed = kept;
+  if (found.capacity() > kKeptMatchIds) std::vector<InstanceFound>().swap(found);
+}
+
+// Applies a match of `rewrite` in class `eclass`, for which the filter found `state`
+// (drop_present; Missing if the matches were not filtered): returns whether that made
+// a change. `ids` are the match's substitution, or what drop_present put in its place.
+bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::span<const ClassId> ids,
+                 InstanceFound::State state) {
+  const Reason reason = Reason::rewrite(rewrite.name);
+  switch (state) {
+    case InstanceFound::State::Elsewhere:
+      return egraph.merge(eclass, ids[0], reason);
+    case InstanceFound::State::RootMissing:
+      return egraph.add_to(eclass, root_instance(rewrite.rhs, ids), reason);
+    default:
+      return instantiate_into(egraph, rewrite.rhs, ids, eclass, reason);
+  }
 }
 
 // Below this many matches in all, the filter runs on the calling thread alone.
@@ -686,10 +741,11 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       report.filter_seconds += seconds_since(phase);
     }
 
-    // Calls `visit(rewrite, its position in active, class, substitution)` for every
-    // match to apply, in order. `applying` marks the pass that applies them: the
-    // hash-cons slots of the right side of the match kPrefetchAhead places on are
-    // fetched meanwhile (most of the apply's time is otherwise spent waiting for them),
+    // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
+    // to apply, in order: `ids` are its substitution, or what the filter put in its place
+    // (`state`, Missing if none: apply_match). `applying` marks the pass that applies
+    // them: what the apply of the match kPrefetchAhead places on will look up first is
+    // fetched meanwhile (most of the apply's time is otherwise spent waiting for it),
     // and each task's large match list is freed once applied, so that the lists do not
     // add to the e-graph's growth at the end of the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
@@ -698,15 +754,29 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         TaskMatches& task = tasks[t];
         if (!applied[task.active]) continue;
         const Pattern& rhs = rewrites[task.rewrite].rhs;
-        const std::size_t ahead = kPrefetchAhead * task.width;
-        std::size_t k = 0;  // the match's substitution in task.flat
+        const std::size_t width = task.width;
+        auto state_of = [&](std::size_t index) {
+          return task.found.empty() ? InstanceFound::State::Missing : task.found[index];
+        };
+        std::size_t index = 0;  // of the match in the task's list
         for (const MatchRun& run : task.runs) {
-          for (uint32_t i = 0; i < run.count; ++i, k += task.width) {
-            if (applying && k + ahead < task.flat.size()) {
-              prefetch_instance(egraph, rhs, std::span<const ClassId>(task.flat.data() + k + ahead, task.width));
+          for (uint32_t i = 0; i < run.count; ++i, ++index) {
+            const std::size_t ahead = index + kPrefetchAhead;
+            if (applying && ahead < task.listed) {
+              const std::span<const ClassId> next(task.flat.data() + ahead * width, width);
+              switch (state_of(ahead)) {
+                case InstanceFound::State::Elsewhere:
+                  egraph.prefetch_find(next[0]);
+                  break;
+                case InstanceFound::State::RootMissing:
+                  egraph.prefetch_canonical(root_instance(rhs, next));
+                  break;
+                default:
+                  prefetch_instance(egraph, rhs, next);
+              }
             }
             if (!visit(task.rewrite, task.active, run.eclass,
-                       std::span<const ClassId>(task.flat.data() + k, task.width)))
+                       std::span<const ClassId>(task.flat.data() + index * width, width), state_of(index)))
               return;
           }
         }
@@ -720,12 +790,13 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId> left_terms;
     if (egraph.explainer()) {
       left_terms.reserve(stats.matches);
-      for_each_match(false, [&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst) {
-        left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
-        assert(egraph.find(left_terms.back()) == egraph.find(eclass));
-        (void)eclass;
-        return true;
-      });
+      for_each_match(
+          false, [&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst, InstanceFound::State) {
+            left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
+            assert(egraph.find(left_terms.back()) == egraph.find(eclass));
+            (void)eclass;
+            return true;
+          });
     }
 
     phase = Clock::now();
@@ -733,15 +804,15 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<std::size_t>& fires = scratch.fires;
     fires.assign(active.size(), 0);
     std::size_t m = 0;
-    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> subst) {
+    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
+                             InstanceFound::State state) {
       const Rewrite& rewrite = rewrites[r];
       // With explanations, the edge joins the left side's exact term to the right
-      // side's; without, the right side joins the class (a new root node goes
-      // straight into it).
-      const bool changed =
-          left_terms.empty()
-              ? instantiate_into(egraph, rewrite.rhs, subst, eclass, Reason::rewrite(rewrite.name))
-              : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, subst), Reason::rewrite(rewrite.name));
+      // side's (no match was filtered); without, the right side joins the class (a new
+      // root node goes straight into it).
+      const bool changed = left_terms.empty() ? apply_match(egraph, rewrite, eclass, match_ids, state)
+                                              : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
+                                                             Reason::rewrite(rewrite.name));
       if (changed) {
         ++fires[a];
         ++stats.merges;

@@ -1,0 +1,149 @@
+#include "egraph/instance_lookup.h"
+
+#include <algorithm>
+#include <array>
+
+namespace eqsat {
+
+namespace {
+
+// Matches taken together: the lookups of a block overlap, and what is kept of them (a
+// class per match and pattern node) stays in the fastest caches.
+constexpr std::size_t kBlock = 1024;
+// Patterns with more nodes are looked up a match at a time (instance_in_class).
+constexpr std::size_t kMaxNodes = 16;
+// How many lookups ahead the slot of a probe, or the entry of a find, is fetched.
+constexpr std::size_t kFetchAhead = 16;
+
+// The e-node of operation `pnode` of a pattern, from `row`, the classes of the
+// pattern's nodes under one match; false when an operand's class is not known (its
+// instance is not in the e-graph).
+bool instance_node(const PatternNode& pnode, const ClassId* row, ENode& node) {
+  node = ENode{};
+  node.op = pnode.op;
+  node.dtype = pnode.dtype;
+  for (uint32_t child : pnode.children) {
+    if (!row[child].valid()) return false;
+    node.children.push_back(row[child]);
+  }
+  return true;
+}
+
+// Probes of a block: the match, the node, the slot its probe starts at.
+struct Probes {
+  std::vector<uint32_t> match;
+  std::vector<ENode> key;
+  std::vector<std::size_t> home;
+  std::vector<ClassId> recorded;  // what the hash-cons records: invalid if absent
+
+  void clear() {
+    match.clear();
+    key.clear();
+    home.clear();
+  }
+  void add(const EGraph& egraph, std::size_t m, const ENode& node) {
+    match.push_back(static_cast<uint32_t>(m));
+    key.push_back(egraph.probe_key(node));
+    home.push_back(egraph.probe_home(key.back()));
+  }
+  // Every probe is made before any class is found, so that their waits overlap.
+  void run(const EGraph& egraph) {
+    const std::size_t count = match.size();
+    recorded.assign(count, ClassId());
+    for (std::size_t p = 0; p < count; ++p) {
+      if (p + kFetchAhead < count) egraph.prefetch_probe(home[p + kFetchAhead]);
+      if (const std::optional<ClassId> id = egraph.probe_from(home[p], key[p])) recorded[p] = *id;
+    }
+  }
+  // The class of probe p's node (invalid if absent). The hash-cons records the class a
+  // node was added to, which a merge may have made non-canonical since.
+  template <class Visit>
+  void for_each_class(const EGraph& egraph, Visit visit) const {
+    const std::size_t count = match.size();
+    for (std::size_t p = 0; p < count; ++p) {
+      if (p + kFetchAhead < count && recorded[p + kFetchAhead].valid()) egraph.prefetch_find(recorded[p + kFetchAhead]);
+      visit(match[p], recorded[p].valid() ? egraph.find(recorded[p]) : ClassId());
+    }
+  }
+};
+
+}  // namespace
+
+void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs, std::size_t width,
+                    std::span<const ClassId> targets, std::vector<InstanceFound>& found) {
+  using State = InstanceFound::State;
+  const std::size_t count = targets.size();
+  found.assign(count, InstanceFound{});
+  const std::size_t n = pattern.nodes.size();
+  if (n > kMaxNodes || pattern.root_node().kind != PatternNode::Kind::Op || egraph.probe_slots() == 0) {
+    for (std::size_t m = 0; m < count; ++m) {
+      if (instance_in_class(egraph, pattern, substs.subspan(m * width, width), targets[m])) {
+        found[m].state = State::InClass;
+      }
+    }
+    return;
+  }
+  // A constant's class is the same for every match (invalid if it is not in the e-graph).
+  std::array<ClassId, kMaxNodes> constant{};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pattern.nodes[i].kind != PatternNode::Kind::Const) continue;
+    if (const std::optional<ClassId> id = egraph.lookup_constant(pattern.nodes[i].value)) constant[i] = egraph.find(*id);
+  }
+  // By match of the block, then pattern node: the class of the node's instance.
+  thread_local std::vector<ClassId> classes;
+  thread_local Probes probes;
+  const PatternNode& root = pattern.root_node();
+  for (std::size_t first = 0; first < count; first += kBlock) {
+    const std::size_t block = std::min(kBlock, count - first);
+    classes.assign(block * n, ClassId());
+    for (std::size_t i = 0; i < n; ++i) {
+      const PatternNode& pnode = pattern.nodes[i];
+      switch (pnode.kind) {
+        case PatternNode::Kind::Var:
+          for (std::size_t m = 0; m < block; ++m) classes[m * n + i] = substs[(first + m) * width + pnode.var];
+          continue;
+        case PatternNode::Kind::Const:
+          for (std::size_t m = 0; m < block; ++m) classes[m * n + i] = constant[i];
+          continue;
+        case PatternNode::Kind::Op:
+          break;
+      }
+      if (i == pattern.root) continue;  // below
+      probes.clear();
+      for (std::size_t m = 0; m < block; ++m) {
+        ENode node;
+        if (instance_node(pnode, classes.data() + m * n, node)) probes.add(egraph, m, node);
+      }
+      probes.run(egraph);
+      probes.for_each_class(egraph, [&](std::size_t m, ClassId id) { classes[m * n + i] = id; });
+    }
+    // The root is first looked for in the target's list: after a rebuild, a class's list
+    // holds its nodes in canonical form, sorted, and the target's is in cache (matches
+    // come by class). Only where it is not there is the hash-cons probed.
+    probes.clear();
+    for (std::size_t m = 0; m < block; ++m) {
+      ENode node;
+      if (!instance_node(root, classes.data() + m * n, node)) continue;
+      const ENode key = egraph.probe_key(node);
+      const std::vector<ENode>& nodes = egraph.eclass(targets[first + m]).nodes;
+      if (std::binary_search(nodes.begin(), nodes.end(), key)) {
+        found[first + m].state = State::InClass;
+      } else {
+        probes.add(egraph, m, node);
+      }
+    }
+    probes.run(egraph);
+    probes.for_each_class(egraph, [&](std::size_t m, ClassId id) {
+      InstanceFound& f = found[first + m];
+      if (id.valid()) {
+        f.state = State::Elsewhere;
+        f.ids[0] = id;
+      } else {
+        f.state = State::RootMissing;
+        for (std::size_t k = 0; k < root.children.size(); ++k) f.ids[k] = classes[m * n + root.children[k]];
+      }
+    });
+  }
+}
+
+}  // namespace eqsat
