@@ -87,7 +87,8 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
   std::array<ClassId, kMaxNodes> constant{};
   for (std::size_t i = 0; i < n; ++i) {
     if (pattern.nodes[i].kind != PatternNode::Kind::Const) continue;
-    if (const std::optional<ClassId> id = egraph.lookup_constant(pattern.nodes[i].value)) constant[i] = egraph.find(*id);
+    if (const std::optional<ClassId> id = egraph.lookup_constant(pattern.nodes[i].value))
+      constant[i] = egraph.find(*id);
   }
   // By match of the block, then pattern node: the class of the node's instance.
   thread_local std::vector<ClassId> classes;
@@ -117,25 +118,19 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
       probes.run(egraph);
       probes.for_each_class(egraph, [&](std::size_t m, ClassId id) { classes[m * n + i] = id; });
     }
-    // The root is first looked for in the target's list: after a rebuild, a class's list
-    // holds its nodes in canonical form, sorted, and the target's is in cache (matches
-    // come by class). Only where it is not there is the hash-cons probed.
+    // The root the same way: its class is the target's (the right side is in place),
+    // another (Elsewhere), or none.
     probes.clear();
     for (std::size_t m = 0; m < block; ++m) {
       ENode node;
-      if (!instance_node(root, classes.data() + m * n, node)) continue;
-      const ENode key = egraph.probe_key(node);
-      const std::vector<ENode>& nodes = egraph.eclass(targets[first + m]).nodes;
-      if (std::binary_search(nodes.begin(), nodes.end(), key)) {
-        found[first + m].state = State::InClass;
-      } else {
-        probes.add(egraph, m, node);
-      }
+      if (instance_node(root, classes.data() + m * n, node)) probes.add(egraph, m, node);
     }
     probes.run(egraph);
     probes.for_each_class(egraph, [&](std::size_t m, ClassId id) {
       InstanceFound& f = found[first + m];
-      if (id.valid()) {
+      if (id == egraph.find(targets[first + m])) {
+        f.state = State::InClass;
+      } else if (id.valid()) {
         f.state = State::Elsewhere;
         f.ids[0] = id;
       } else {

@@ -137,7 +137,8 @@ void expect_the_same_as_one_lookup_at_a_time(bool builtin_commutativity, std::si
         for (uint32_t child : root_node.children) operands_known = operands_known && classes[child].has_value();
         const InstanceFound& answer = found[m];
         ++states[static_cast<int>(answer.state)];
-        EXPECT_EQ(answer.state == State::InClass, instance_in_class(g, r.rhs, subst, targets[m])) << r.name << " #" << m;
+        EXPECT_EQ(answer.state == State::InClass, instance_in_class(g, r.rhs, subst, targets[m]))
+            << r.name << " #" << m;
         switch (answer.state) {
           case State::InClass:
             EXPECT_EQ(root, targets[m]);
