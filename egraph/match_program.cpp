@@ -241,7 +241,8 @@ std::optional<std::size_t> MatchProgram::count_old(const EGraph& egraph, const C
     // Both operand orders of a node would be two matches, or one: not counted here.
     if (instr.commutes && egraph.builtin_commutativity()) return std::nullopt;
     const EClass& eclass = egraph.eclass(regs[instr.in]);
-    // Its nodes are no newer than the class's last change (egraph/egraph.h).
+    // Its nodes are no newer than the class's last change (egraph/egraph.h): their
+    // `added_at`, and so their `formed_at`, which a scan of the root reads instead.
     if (eclass.changed_at > seen) return std::nullopt;
     const ENode *lo, *hi;
     op_range(eclass.nodes, instr.op, instr.dtype, lo, hi);
@@ -283,6 +284,12 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
   Found found;
   uint32_t newest = 0;  // of what the match in progress read
   regs[0] = root;
+  // What a node the scan `instr` chose adds to the epoch of a match: the scan of the
+  // root reads when the node got its form, the others when it took its place in the
+  // class scanned (egraph/enode.h: a node a merge moved is old at the root only).
+  auto epoch_of = [](const Instr& instr, const ENode& node) -> uint32_t {
+    return instr.in == 0 ? node.formed_at : node.added_at;
+  };
 
   // Takes the next choice of the scan at `pc`: false when it has none left.
   auto advance = [&](uint32_t pc) {
@@ -293,14 +300,14 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, ClassId root, ui
       frame.swap_pending = false;
       out[0] = frame.node->children[1];
       out[1] = frame.node->children[0];
-      newest = std::max<uint32_t>(frame.outer, frame.node->added_at);
+      newest = std::max(frame.outer, epoch_of(instr, *frame.node));
       return true;
     }
     if (frame.next == frame.end) return false;
     const ENode& node = *frame.next++;
     frame.node = &node;
     for (uint8_t k = 0; k < instr.arity; ++k) out[k] = node.children[k];
-    newest = std::max<uint32_t>(frame.outer, node.added_at);
+    newest = std::max(frame.outer, epoch_of(instr, node));
     frame.swap_pending = frame.swaps && node.children[0] != node.children[1];
     return true;
   };
