@@ -104,6 +104,10 @@ class MatchProgram {
     uint32_t var = 0;            // Bind, Check; Scan: kNoKey or the variable its first operand must be
     uint32_t constant = 0;       // Const
     uint32_t back = 0;           // where a failure resumes: the last scan before (kDone if none)
+    // Scan: the epoch a chosen node adds to the match's (egraph/enode.h): `formed_at`
+    // for the scan of the root (register 0), `added_at` below it. (A member pointer,
+    // not a test of `in` per node: the scan's inner step stays small enough to inline.)
+    uint16_t ENode::*epoch = &ENode::added_at;
   };
   static constexpr uint32_t kDone = static_cast<uint32_t>(-1);
   static constexpr uint32_t kNoKey = static_cast<uint32_t>(-1);
