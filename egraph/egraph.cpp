@@ -82,8 +82,8 @@ void trim(std::vector<T>& list) {
 // sorted list), and re-canonicalization moves only the few entries whose operands were
 // merged: its sorted prefix is kept and the rest merged in (sorted first unless it is
 // sorted already), O(n + k log k) for k entries after the prefix instead of
-// O(n log n). Equal entries are interchangeable (nodes differ only in `added_at`, of
-// which the caller's deduplication keeps the minimum), so the result is that of a full
+// O(n log n). Equal entries are interchangeable (nodes differ only in their epochs, of
+// which the caller's deduplication keeps the minima), so the result is that of a full
 // sort. (Callgrind, sum 9: the repair's sorts took half the instructions, the
 // repair as a whole 9% fewer.)
 template <class T>
@@ -284,7 +284,7 @@ ClassId EGraph::add(ENode node) {
   eclass.changed_at = epoch_;
   eclass.dtype = node.dtype;
   set_data(eclass, make_data(node));
-  node.added_at = static_cast<uint16_t>(epoch_);
+  node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
   for (ClassId child : node.children) {
     class_of(child).parents.emplace_back(node, id);  // children are canonical
@@ -309,7 +309,7 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
   // What add and merge would do, with the fresh class left out: it would have no
   // parents, so `target`'s class stays the root.
   const ClassId root = union_find_.find_mut(target);
-  node.added_at = static_cast<uint16_t>(epoch_);
+  node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);
   for (ClassId child : node.children) {
     class_of(child).parents.emplace_back(node, root);
     mark_dirty(child);
@@ -457,7 +457,8 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
     drop_facts(absorbed);
     set_data(root, joined);
   }
-  // The absorbed nodes are new in this class (a search of it never saw them).
+  // The absorbed nodes are new in this class (a search of it never saw them), but not
+  // their forms: their `formed_at` stays (egraph/enode.h).
   const std::size_t moved = root.nodes.size();
   root.nodes.insert(root.nodes.end(), absorbed.nodes.begin(), absorbed.nodes.end());
   for (std::size_t i = moved; i < root.nodes.size(); ++i) root.nodes[i].added_at = static_cast<uint16_t>(epoch_);
@@ -613,17 +614,19 @@ void EGraph::repair_class(ClassId id) {
   for (ENode& node : eclass.nodes) {
     ENode canonical = canonicalize(node);
     if (!(canonical == node)) {
-      canonical.added_at = static_cast<uint16_t>(epoch_);  // a new form
+      canonical.added_at = canonical.formed_at = static_cast<uint16_t>(epoch_);  // a new form
       node = canonical;
     }
   }
   sort_mostly_sorted(eclass.nodes);
-  // Of equal nodes, keep the one that has been in the list the longest: it is the
-  // node a search saw in this form.
+  // Of equal nodes, keep the oldest epochs: the node a search saw in this list in this
+  // form (added_at), and the node that had this form first (formed_at).
   std::size_t kept = 0;
   for (std::size_t i = 0; i < eclass.nodes.size(); ++i) {
     if (kept > 0 && eclass.nodes[kept - 1] == eclass.nodes[i]) {
-      eclass.nodes[kept - 1].added_at = std::min(eclass.nodes[kept - 1].added_at, eclass.nodes[i].added_at);
+      ENode& first = eclass.nodes[kept - 1];
+      first.added_at = std::min(first.added_at, eclass.nodes[i].added_at);
+      first.formed_at = std::min(first.formed_at, eclass.nodes[i].formed_at);
     } else {
       eclass.nodes[kept++] = eclass.nodes[i];
     }

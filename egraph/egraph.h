@@ -36,7 +36,8 @@ struct EClass {
   ClassId id;
   // The change epoch (EGraph::change_epoch) of the last change a pattern match could
   // see here: a node added or re-canonicalized, a merge into it, its data refined.
-  // (Parent lists are not part of it: matching never reads them.)
+  // (Parent lists are not part of it: matching never reads them.) No older than any
+  // of its nodes' `added_at`, so no older than their `formed_at` either.
   uint32_t changed_at = 0;
   // The class's analysis data (EGraph::data) lives in a table of its own: most
   // classes know nothing beyond what their dtype implies, and those take no entry
@@ -159,11 +160,14 @@ class EGraph {
 
   // --- Change epochs. ---
   // Every node placed in a class's list (added, moved there by a merge, or changed by
-  // re-canonicalization) records the current epoch in its `added_at`, and every change
-  // of a class's facts or nodes in the class's `changed_at`. The runner advances the
-  // epoch after each search: a match that reads only nodes and facts no newer than an
-  // earlier search was found by that search (egraph/runner.cpp). The epoch stops at
-  // kMaxNodeEpoch (egraph/enode.h); from there on it tells nothing apart.
+  // re-canonicalization) records the current epoch in its `added_at`; every node given
+  // its form (added, or changed by re-canonicalization, but not moved by a merge) in
+  // its `formed_at` (egraph/enode.h); and every change of a class's facts or nodes
+  // the class's `changed_at`. The runner advances the epoch after each search: a match
+  // that reads only facts and nodes no newer than an earlier search (by `formed_at`
+  // for its root node, `added_at` for the others) was found by that search
+  // (egraph/runner.cpp). The epoch stops at kMaxNodeEpoch (egraph/enode.h); from there
+  // on it tells nothing apart.
   uint32_t change_epoch() const { return epoch_; }
   void advance_change_epoch() {
     if (epoch_ < kMaxNodeEpoch) ++epoch_;

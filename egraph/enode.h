@@ -21,7 +21,10 @@ namespace eqsat {
 inline constexpr uint32_t kMaxNodeEpoch = 0xFFFF;
 
 // Up to three child classes, inline: a fixed-capacity vector with the part of the
-// std::vector interface e-nodes need.
+// std::vector interface e-nodes need. Its 13 bytes of data leave 3 bytes of padding,
+// which ENode fills (its `formed_at`): a class with user-declared constructors is not
+// "POD for the purpose of layout" (Itanium C++ ABI), so a [[no_unique_address]]
+// member of its type lends its tail padding to the members after it.
 class NodeChildren {
  public:
   static constexpr std::size_t kCapacity = 3;
@@ -61,14 +64,28 @@ class NodeChildren {
 struct ENode {
   Op op = Op::Const;
   DType dtype = DType::Index;  // result dtype; for Cast the target
-  // In a class's node list: the change epoch (EGraph::change_epoch, saturating at
-  // kMaxNodeEpoch) at which the node took its place there in this form. Bookkeeping
-  // for the runner, which applies only matches that read a node newer than the last
-  // search (egraph/runner.cpp); not part of the node's identity (==, < and the hash
-  // ignore it). It fills what would be padding, so nodes stay 24 bytes.
+  // Two change epochs (EGraph::change_epoch, saturating at kMaxNodeEpoch), kept for
+  // the runner's semi-naive search (egraph/runner.cpp, SearchMemory), which lists only
+  // the matches that read something newer than the last search. Bookkeeping of a
+  // class's node list, not part of the node's identity (==, < and the hash ignore
+  // them); elsewhere (parent lists, the hash-cons) they are left out or 0.
+  //   added_at:  since when the node stands in this class's list in this form:
+  //              renewed when it is created, re-canonicalized, or moved by a merge.
+  //   formed_at: since when the node has this form (operation, dtype, payload,
+  //              children) in some class that is now part of this one: renewed when
+  //              it is created or re-canonicalized, kept by merges. So
+  //              formed_at <= added_at.
+  // A match at the root of a pattern may read formed_at: a node moved by a merge
+  // stood in the absorbed class with the same children at the last search, so every
+  // match rooted at it that reads otherwise old nodes was found there, and its right
+  // side put into that class, which is now part of this one. Below the root it may
+  // not: the node above pointed at this class, which did not hold the moved node then.
   uint16_t added_at = 0;
   uint32_t payload = 0;  // Var: symbol index; Const: constant index; else 0
-  NodeChildren children;
+  // [[no_unique_address]] lets formed_at take the padding after the children's count
+  // (NodeChildren is 13 bytes of data in 16): nodes stay 24 bytes.
+  [[no_unique_address]] NodeChildren children;
+  uint16_t formed_at = 0;
 
   friend bool operator==(const ENode& a, const ENode& b) {
     return a.op == b.op && a.dtype == b.dtype && a.payload == b.payload && a.children == b.children;

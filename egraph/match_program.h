@@ -24,11 +24,14 @@
 //     `x * y + x * z`) goes through the nodes whose first operand is that class only,
 //     one range of the sorted list (when the e-graph does not sort its operands).
 //   - Semi-naive counting (egraph/runner.cpp, SearchMemory): a match that reads nothing
-//     newer than the last search of its rewrite is counted, not listed. From the scan
-//     where the rest of a program only scans classes known already and binds
-//     variables seen nowhere else (the `+` of `x * (y + z)`), the matches below are
-//     counted without going through them when those classes did not change since the
-//     last search: there each node of the operation is one match, and an old one.
+//     newer than the last search of its rewrite is counted, not listed. Its root node
+//     is as old as its form (`formed_at`: a node a merge moved without changing it
+//     was matched in the class it came from), the nodes below it as old as their place
+//     in the class scanned (`added_at`; egraph/enode.h). From the scan where the rest
+//     of a program only scans classes known already and binds variables seen nowhere
+//     else (the `+` of `x * (y + z)`), the matches below are counted without going
+//     through them when those classes did not change since the last search: there
+//     each node of the operation is one match, and an old one.
 //
 // Programs read the e-graph only: several threads may run them at once. The e-graph
 // must be rebuilt (as the runner's search has it): the node lists sorted, their
@@ -68,9 +71,9 @@ class MatchProgram {
   // Appends to `ids` the distinct matches of the pattern in class `id` (width() ids
   // each, the class of each variable), in increasing order (as arrays of ids).
   // With `seen` = kListAll, every match is listed; with `newest`, each listed match
-  // also gets the newest change epoch (egraph/egraph.h) among what it read: its nodes'
-  // `added_at`, and the `changed_at` of the classes whose facts it checked (a constant,
-  // a constant-only variable).
+  // also gets the newest change epoch (egraph/egraph.h) among what it read: its root
+  // node's `formed_at`, its other nodes' `added_at`, and the `changed_at` of the
+  // classes whose facts it checked (a constant, a constant-only variable).
   // Otherwise only the matches newer than epoch `seen` are listed; the others (an
   // earlier search found them) are counted.
   Found run(const EGraph& egraph, ClassId id, uint32_t seen, std::vector<ClassId>& ids,
@@ -101,6 +104,10 @@ class MatchProgram {
     uint32_t var = 0;            // Bind, Check; Scan: kNoKey or the variable its first operand must be
     uint32_t constant = 0;       // Const
     uint32_t back = 0;           // where a failure resumes: the last scan before (kDone if none)
+    // Scan: the epoch a chosen node adds to the match's (egraph/enode.h): `formed_at`
+    // for the scan of the root (register 0), `added_at` below it. (A member pointer,
+    // not a test of `in` per node: the scan's inner step stays small enough to inline.)
+    uint16_t ENode::*epoch = &ENode::added_at;
   };
   static constexpr uint32_t kDone = static_cast<uint32_t>(-1);
   static constexpr uint32_t kNoKey = static_cast<uint32_t>(-1);

@@ -58,9 +58,9 @@ void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vect
 // Replaces the contents of `found` with every distinct way `pattern` matches class
 // `id` of a rebuilt e-graph, in increasing order (the order `match_pattern` reports
 // them in). With `newest`, it also gives for each match the newest change epoch
-// (egraph/egraph.h) among what the match read: the nodes it went through (their
-// `added_at`) and the classes whose facts it checked (a constant, a constant-only
-// variable). Compiles the pattern for the one call: the runner's search keeps a
+// (egraph/egraph.h) among what the match read: the nodes it went through (the root's
+// `formed_at`, the others' `added_at`) and the classes whose facts it checked (a
+// constant, a constant-only variable). Compiles the pattern for the one call: the runner's search keeps a
 // compiled program per rewrite (egraph/match_program.h) and writes matches into flat
 // lists instead.
 void collect_matches(const EGraph& egraph, const Pattern& pattern, const std::vector<PatternVar>& vars, ClassId id,

@@ -93,10 +93,21 @@ struct TaskMatches {
 // Semi-naive apply. Applying a match a second time changes nothing: the nodes of its
 // right side are in the e-graph since the first time (the hash-cons keeps them in
 // canonical form) and already in the class of its left side. A match that reads only
-// nodes and facts no newer than the last search of its rewrite (the nodes' `added_at`,
-// the classes' `changed_at` for facts: egraph/egraph.h) was found by that search, and
-// all its matches were applied. So the search still finds every match (the reported
-// counts are those of a full search) but lists only the new ones for the apply.
+// nodes and facts no newer than the last search of its rewrite was found by that
+// search, and all its matches were applied. So the search still finds every match (the
+// reported counts are those of a full search) but lists only the new ones for the
+// apply. How old is what a match reads (egraph/enode.h, egraph/egraph.h):
+//   - a node below the root: its `added_at`, when it took its place in the class the
+//     match scanned (a node a merge moved there is new: the node above pointed at
+//     this class, which did not hold it at the last search);
+//   - the root node: its `formed_at`, when it got its form. A merge that moves it
+//     leaves it old: at the last search it stood in the class it came from with the
+//     same operands, so the matches rooted at it that read otherwise old nodes were
+//     found there, and their right sides put into that class, now part of this one.
+//     (Most of the matches a merge renews are of this kind: comm-add of every moved
+//     `+` node.)
+//   - the facts of a class (a constant, a constant-only variable, a guard's
+//     variables): the class's `changed_at`.
 // Only under the simple scheduler without explanations: the backoff scheduler drops
 // the matches of a banned rule (they were not applied), and explanations record an
 // edge for every match.

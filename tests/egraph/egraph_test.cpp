@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 #include "tests/egraph/build_exprs.h"
@@ -98,6 +99,64 @@ TEST(EGraph, MergeThenRebuildRestoresCongruence) {
   EXPECT_EQ(g.find(fa), g.find(fb));  // a == b implies a*2 == b*2
   EXPECT_EQ(g.check_invariants(), "");
   EXPECT_FALSE(g.merge(fa, fb));  // already equal
+}
+
+// The node of `op` in the class of `id`, if one.
+std::optional<ENode> node_of(const EGraph& g, ClassId id, Op op) {
+  for (const ENode& node : g.eclass(id).nodes) {
+    if (node.op == op) return node;
+  }
+  return std::nullopt;
+}
+
+// A node's `added_at` is when it took its place in its class's list in its form, its
+// `formed_at` when it got the form (egraph/enode.h): a merge that moves a node renews
+// the first only; re-canonicalization renews both; of two nodes that become one, the
+// oldest of each is kept.
+TEST(EGraph, AMergeKeepsWhenANodeGotItsFormAndReCanonicalizationRenewsIt) {
+  EGraph g;
+  g.set_builtin_commutativity(false);
+  const ClassId sum = g.add_expr(bin(Op::Add, var("a"), var("b")));  // epoch 0
+  g.advance_change_epoch();
+  // c's class has a parent and a + b's none: a + b moves into c's class.
+  const ClassId c = g.add_var("c", DType::Index);
+  g.add_expr(bin(Op::Mul, var("c"), lit(2)));
+  ASSERT_TRUE(g.merge(sum, c));
+  g.rebuild();
+  ASSERT_EQ(g.find(sum), c);
+  std::optional<ENode> moved = node_of(g, c, Op::Add);
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->added_at, 1u);
+  EXPECT_EQ(moved->formed_at, 0u);
+
+  g.advance_change_epoch();
+  // d's class has more parents than a's: a's class is absorbed, and a + b becomes d + b.
+  const ClassId d = g.add_var("d", DType::Index);
+  g.add_expr(bin(Op::Mul, var("d"), lit(3)));
+  g.add_expr(bin(Op::Mul, var("d"), lit(4)));
+  ASSERT_TRUE(g.merge(g.add_var("a", DType::Index), d));
+  g.rebuild();
+  ASSERT_EQ(g.find(g.add_var("a", DType::Index)), d);
+  std::optional<ENode> renewed = node_of(g, c, Op::Add);
+  ASSERT_TRUE(renewed);
+  EXPECT_EQ(renewed->children[0], d);
+  EXPECT_EQ(renewed->added_at, 2u);
+  EXPECT_EQ(renewed->formed_at, 2u);
+
+  g.advance_change_epoch();
+  // d * 5 is made at epoch 3, e * 5 at epoch 4; merging e into d makes them one node
+  // (congruence), which keeps d * 5's form's epoch.
+  const ClassId d5 = g.add_expr(bin(Op::Mul, var("d"), lit(5)));
+  g.advance_change_epoch();
+  const ClassId e5 = g.add_expr(bin(Op::Mul, var("e"), lit(5)));
+  ASSERT_TRUE(g.merge(d, g.add_var("e", DType::Index)));
+  g.rebuild();
+  ASSERT_EQ(g.find(d5), g.find(e5));
+  std::optional<ENode> kept = node_of(g, d5, Op::Mul);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->formed_at, 3u);
+  EXPECT_LE(kept->formed_at, kept->added_at);
+  EXPECT_EQ(g.check_invariants(), "");
 }
 
 TEST(EGraph, ConstantAnalysisFoldsAndAddsTheConstantNode) {

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <utility>
+#include <vector>
+
 #include "egraph/runner.h"
 #include "tests/egraph/build_exprs.h"
 
@@ -84,6 +88,8 @@ std::vector<Rewrite> workload_rules() {
 // After each number of iterations of a saturation, every program run that counts the
 // matches no newer than an epoch lists exactly the matches newer than it, and counts
 // the others: what listing them all with their epochs and telling them apart gives.
+// (Both read a match's root node by its `formed_at`, the others by their `added_at`;
+// that this tells old matches right is expect_old_matches_were_there_before's.)
 void expect_counting_lists_the_newer_matches(bool builtin_commutativity) {
   const std::vector<Rewrite> rules = workload_rules();
   for (std::size_t iterations = 1; iterations <= 6; ++iterations) {
@@ -97,6 +103,7 @@ void expect_counting_lists_the_newer_matches(bool builtin_commutativity) {
     for (ClassId id : g.class_ids()) {
       for (const ENode& node : g.eclass(id).nodes) {
         ASSERT_LE(node.added_at, g.eclass(id).changed_at) << "a class changed when a node took its place there";
+        ASSERT_LE(node.formed_at, node.added_at) << "a node took its place in a class in a form it had";
       }
     }
     for (const Rewrite& rule : rules) {
@@ -133,6 +140,128 @@ TEST(MatchProgram, CountingListsExactlyTheNewerMatches) { expect_counting_lists_
 
 TEST(MatchProgram, CountingListsExactlyTheNewerMatchesWithBuiltInCommutativity) {
   expect_counting_lists_the_newer_matches(true);
+}
+
+// A match is its class and its substitution (ids of valid variables only).
+using Match = std::pair<ClassId, std::vector<ClassId>>;
+
+// Every match of `program` in `g`, canonical, with its epoch (MatchProgram::run).
+std::vector<std::pair<Match, uint32_t>> all_matches(const EGraph& g, const MatchProgram& program) {
+  std::vector<std::pair<Match, uint32_t>> matches;
+  const std::size_t width = program.width();
+  for (ClassId id : g.class_ids()) {
+    std::vector<ClassId> ids;
+    std::vector<uint32_t> newest;
+    const std::size_t count = program.run(g, id, MatchProgram::kListAll, ids, &newest).listed;
+    for (std::size_t m = 0; m < count; ++m) {
+      std::vector<ClassId> subst;
+      for (std::size_t v = 0; v < width; ++v) {
+        if (ids[m * width + v].valid()) subst.push_back(g.find(ids[m * width + v]));
+      }
+      matches.push_back({{id, subst}, newest[m]});
+    }
+  }
+  return matches;
+}
+
+// What semi-naive counting relies on, checked without the epochs' own bookkeeping: a
+// match whose epoch is no newer than an earlier epoch `seen` was a match at `seen`
+// (its substitution in a class now part of its class), so the search at `seen` found
+// it. After each number of iterations of a saturation, every rule's matches are taken,
+// then the e-graph changes (one or two more iterations, moving nodes by merges and
+// re-canonicalizing others), and each match of the changed e-graph as old as `seen`
+// must be one of those taken, mapped to the classes now.
+void expect_old_matches_were_there_before(bool builtin_commutativity) {
+  const std::vector<Rewrite> rules = workload_rules();
+  std::size_t old_matches = 0;
+  for (std::size_t iterations = 1; iterations <= 5; ++iterations) {
+    for (std::size_t more = 1; more <= 2; ++more) {
+      EGraph g;
+      g.set_builtin_commutativity(builtin_commutativity);
+      const Expr a = var("a"), b = var("b"), c = var("c"), d = var("d");
+      g.add_expr(bin(Op::Add, bin(Op::Mul, bin(Op::Add, a, b), bin(Op::Add, c, d)), bin(Op::Add, a, lit(0))));
+      RunLimits limits;
+      limits.max_iterations = iterations;
+      run_rewrites(g, rules, limits);
+      const uint32_t seen = g.change_epoch();
+      std::vector<std::vector<Match>> before;
+      for (const Rewrite& rule : rules) {
+        before.emplace_back();
+        for (const auto& [match, epoch] : all_matches(g, MatchProgram(rule.lhs, rule.vars))) {
+          before.back().push_back(match);
+        }
+      }
+      g.advance_change_epoch();  // what changes from here on is newer than `seen`
+      limits.max_iterations = more;
+      run_rewrites(g, rules, limits);
+      for (std::size_t r = 0; r < rules.size(); ++r) {
+        std::set<Match> then;
+        for (const auto& [id, subst] : before[r]) {
+          std::vector<ClassId> now;
+          for (ClassId v : subst) now.push_back(g.find(v));
+          then.insert({g.find(id), now});
+        }
+        for (const auto& [match, epoch] : all_matches(g, MatchProgram(rules[r].lhs, rules[r].vars))) {
+          if (epoch > seen) continue;
+          ++old_matches;
+          EXPECT_TRUE(then.count(match)) << rules[r].name << " in class " << match.first.value << " is as old as epoch "
+                                         << seen << " but was no match then (" << iterations << " + " << more
+                                         << " iterations)";
+        }
+      }
+    }
+  }
+  EXPECT_GT(old_matches, 0u);
+}
+
+TEST(MatchProgram, OldMatchesWereThereBefore) { expect_old_matches_were_there_before(false); }
+
+TEST(MatchProgram, OldMatchesWereThereBeforeWithBuiltInCommutativity) { expect_old_matches_were_there_before(true); }
+
+// A merge that moves a node without changing its form leaves it old at the root of a
+// match (its `formed_at`) and new below the root (its `added_at`): the search after the
+// merge counts the comm-add match of the moved `a + b`, which the search before found
+// in the class it came from, but lists the assoc-add match of `d + e` that reads it
+// below the root, where e's class did not hold it before.
+TEST(MatchProgram, AMovedNodeIsOldAtTheRootAndNewBelowIt) {
+  EGraph g;
+  g.set_builtin_commutativity(false);
+  const ClassId sum = g.add_expr(bin(Op::Add, var("a"), var("b")));
+  const ClassId above = g.add_expr(bin(Op::Add, var("d"), var("e")));
+  const ClassId a = g.add_var("a", DType::Index), b = g.add_var("b", DType::Index);
+  const ClassId d = g.add_var("d", DType::Index), e = g.add_var("e", DType::Index);
+  const uint32_t seen = g.change_epoch();  // a search here
+  g.advance_change_epoch();
+  // e's class has a parent and a + b's none: a + b moves into e's class.
+  ASSERT_TRUE(g.merge(sum, e));
+  g.rebuild();
+  ASSERT_EQ(g.find(sum), e);
+  const ENode* moved = nullptr;
+  for (const ENode& node : g.eclass(e).nodes) moved = node.op == Op::Add ? &node : moved;
+  ASSERT_NE(moved, nullptr);
+  EXPECT_GT(moved->added_at, seen);
+  EXPECT_LE(moved->formed_at, seen);
+
+  const std::vector<Rewrite> rules = workload_rules();
+  const MatchProgram comm_add(rules[0].lhs, rules[0].vars), assoc_add(rules[2].lhs, rules[2].vars);
+  std::vector<ClassId> listed;
+  const MatchProgram::Found at_root = comm_add.run(g, e, seen, listed);
+  EXPECT_EQ(at_root.counted, 1u);
+  EXPECT_EQ(at_root.listed, 0u);
+  EXPECT_TRUE(listed.empty());
+  const MatchProgram::Found below_root = assoc_add.run(g, above, seen, listed);
+  EXPECT_EQ(below_root.counted, 0u);
+  ASSERT_EQ(below_root.listed, 1u);
+  EXPECT_EQ(listed, (std::vector<ClassId>{d, a, b}));
+  // The epochs MatchProgram::run gives with every match follow the same rule.
+  std::vector<uint32_t> newest;
+  listed.clear();
+  ASSERT_EQ(comm_add.run(g, e, MatchProgram::kListAll, listed, &newest).listed, 1u);
+  EXPECT_LE(newest[0], seen);
+  newest.clear();
+  listed.clear();
+  ASSERT_EQ(assoc_add.run(g, above, MatchProgram::kListAll, listed, &newest).listed, 1u);
+  EXPECT_GT(newest[0], seen);
 }
 
 TEST(MatchProgram, FindsWhatTheSameSearchWithoutTheNarrowedScanFinds) {
