@@ -85,6 +85,18 @@ std::vector<Rewrite> workload_rules() {
   };
 }
 
+// The e-graph of (a + b) * (c + d) + (a + 0) after `iterations` iterations of `rules`.
+EGraph saturated_part_way(const std::vector<Rewrite>& rules, bool builtin_commutativity, std::size_t iterations) {
+  EGraph g;
+  g.set_builtin_commutativity(builtin_commutativity);
+  const Expr a = var("a"), b = var("b"), c = var("c"), d = var("d");
+  g.add_expr(bin(Op::Add, bin(Op::Mul, bin(Op::Add, a, b), bin(Op::Add, c, d)), bin(Op::Add, a, lit(0))));
+  RunLimits limits;
+  limits.max_iterations = iterations;
+  run_rewrites(g, rules, limits);
+  return g;
+}
+
 // After each number of iterations of a saturation, every program run that counts the
 // matches no newer than an epoch lists exactly the matches newer than it, and counts
 // the others: what listing them all with their epochs and telling them apart gives.
@@ -93,13 +105,7 @@ std::vector<Rewrite> workload_rules() {
 void expect_counting_lists_the_newer_matches(bool builtin_commutativity) {
   const std::vector<Rewrite> rules = workload_rules();
   for (std::size_t iterations = 1; iterations <= 6; ++iterations) {
-    EGraph g;
-    g.set_builtin_commutativity(builtin_commutativity);
-    const Expr a = var("a"), b = var("b"), c = var("c"), d = var("d");
-    g.add_expr(bin(Op::Add, bin(Op::Mul, bin(Op::Add, a, b), bin(Op::Add, c, d)), bin(Op::Add, a, lit(0))));
-    RunLimits limits;
-    limits.max_iterations = iterations;
-    run_rewrites(g, rules, limits);
+    EGraph g = saturated_part_way(rules, builtin_commutativity, iterations);
     for (ClassId id : g.class_ids()) {
       for (const ENode& node : g.eclass(id).nodes) {
         ASSERT_LE(node.added_at, g.eclass(id).changed_at) << "a class changed when a node took its place there";
@@ -176,13 +182,7 @@ void expect_old_matches_were_there_before(bool builtin_commutativity) {
   std::size_t old_matches = 0;
   for (std::size_t iterations = 1; iterations <= 5; ++iterations) {
     for (std::size_t more = 1; more <= 2; ++more) {
-      EGraph g;
-      g.set_builtin_commutativity(builtin_commutativity);
-      const Expr a = var("a"), b = var("b"), c = var("c"), d = var("d");
-      g.add_expr(bin(Op::Add, bin(Op::Mul, bin(Op::Add, a, b), bin(Op::Add, c, d)), bin(Op::Add, a, lit(0))));
-      RunLimits limits;
-      limits.max_iterations = iterations;
-      run_rewrites(g, rules, limits);
+      EGraph g = saturated_part_way(rules, builtin_commutativity, iterations);
       const uint32_t seen = g.change_epoch();
       std::vector<std::vector<Match>> before;
       for (const Rewrite& rule : rules) {
@@ -192,6 +192,7 @@ void expect_old_matches_were_there_before(bool builtin_commutativity) {
         }
       }
       g.advance_change_epoch();  // what changes from here on is newer than `seen`
+      RunLimits limits;
       limits.max_iterations = more;
       run_rewrites(g, rules, limits);
       for (std::size_t r = 0; r < rules.size(); ++r) {
