@@ -98,12 +98,7 @@ class EGraph {
   // Starts fetching the hash-cons slot of `node`, for an `add` of it soon after.
   void prefetch(const ENode& node) const { memo_.prefetch(canonicalize(node)); }
   // The same for a node whose children are canonical ids already.
-  void prefetch_canonical(ENode node) const {
-    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-      std::swap(node.children[0], node.children[1]);
-    }
-    memo_.prefetch(node);
-  }
+  void prefetch_canonical(ENode node) const { memo_.prefetch(probe_key(node)); }
   // The class of an existing node, if present (the node is canonicalized first).
   // Reads only (no path compression), so threads may look up concurrently while
   // nothing is being changed.
@@ -115,15 +110,10 @@ class EGraph {
   // canonical ids already and returns the class id the hash-cons records for it, which
   // a merge may have made non-canonical since (find gives the class); prefetch_find
   // starts fetching what a find of `id` reads.
-  std::optional<ClassId> probe(ENode node) const {
-    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-      std::swap(node.children[0], node.children[1]);
-    }
-    return memo_.find(node);
-  }
+  std::optional<ClassId> probe(ENode node) const { return memo_.find(probe_key(node)); }
   void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
-  // `probe` in the order of the hash-cons, for callers with many lookups to make
-  // (egraph/instance_lookup.h, NodeMemo::home_of): `probe_key` puts the operands of a
+  // `probe` in steps, for callers with many lookups to make (egraph/
+  // instance_lookup.h, NodeMemo::home_of): `probe_key` puts the operands of a
   // node whose children are canonical ids in the order the hash-cons keeps them,
   // `probe_home` gives the slot where its lookup starts (with `probe_slots` slots in
   // all, at least one), `prefetch_probe` starts fetching that slot, and `probe_from`

@@ -11,8 +11,8 @@
 //
 // Here the matches are taken a block at a time and the pattern one node at a time:
 // every match of the block probes its instance's node of the pattern before any goes on
-// to the next node, in the order of the slots the probes start at (so the table is read
-// from front to back), with the slots of the probes a few places on fetched meanwhile.
+// to the next node, with the slots of the probes a few places on fetched meanwhile.
+// (The probes are made in match order, not sorted by slot.)
 // The lookups of a block do not depend on each other, so their waits for memory
 // overlap instead of adding up.
 #pragma once

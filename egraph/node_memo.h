@@ -27,11 +27,10 @@ class NodeMemo {
     return find_from(home(node), node);
   }
 
-  // Lookups in the order of the table, for a caller with many to make (egraph/
-  // instance_lookup.h): a table of a large e-graph is many times the size of the
-  // caches, and lookups that go through it from front to back wait far less for memory
-  // than lookups at random. `home_of` is the slot where the lookup of `node` starts
-  // (the table must not be empty: `slots()` > 0), `find_from` the lookup from there.
+  // Lookups in two steps, for a caller with many to make (egraph/instance_lookup.h):
+  // `home_of` is the slot where the lookup of `node` starts (the table must not be
+  // empty: `slots()` > 0), computed once, so that the caller can fetch that slot a few
+  // lookups ahead (`prefetch_home`) and then look up from it (`find_from`).
   std::size_t slots() const { return slots_.size(); }
   std::size_t home_of(const ENode& node) const { return home(node); }
   void prefetch_home(std::size_t home) const { __builtin_prefetch(&slots_[home]); }
