@@ -105,11 +105,12 @@ class EGraph {
   std::optional<ClassId> lookup(ENode node) const;
   // The class of the constant leaf `value`, if present (interns nothing).
   std::optional<ClassId> lookup_constant(const Value& value) const;
-  // Lookup in two steps, for callers that overlap the memory accesses of many lookups
-  // (egraph/pattern.h, prefetch_instance): `probe` takes a node whose children are
-  // canonical ids already and returns the class id the hash-cons records for it, which
-  // a merge may have made non-canonical since (find gives the class); prefetch_find
-  // starts fetching what a find of `id` reads.
+  // Lookup in two steps, for callers whose nodes have canonical operands already
+  // (egraph/pattern.h, instance_in_class): `probe` takes a node whose children are
+  // canonical ids and returns the class id the hash-cons records for it, which a merge
+  // may have made non-canonical since (find gives the class); prefetch_find starts
+  // fetching what a find of `id` reads (the apply fetches the classes it will merge
+  // a few matches ahead).
   std::optional<ClassId> probe(ENode node) const { return memo_.find(probe_key(node)); }
   void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
   // `probe` in steps, for callers with many lookups to make (egraph/

@@ -19,13 +19,10 @@ constexpr std::size_t kFetchAhead = 16;
 // pattern's nodes under one match; false when an operand's class is not known (its
 // instance is not in the e-graph).
 bool instance_node(const PatternNode& pnode, const ClassId* row, ENode& node) {
-  node = ENode{};
-  node.op = pnode.op;
-  node.dtype = pnode.dtype;
   for (uint32_t child : pnode.children) {
     if (!row[child].valid()) return false;
-    node.children.push_back(row[child]);
   }
+  node = operation_node(pnode, row);
   return true;
 }
 

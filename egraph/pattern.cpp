@@ -35,16 +35,15 @@ uint32_t add_pattern_node(const Expr& expr, const std::vector<PatternVar>& vars,
   return static_cast<uint32_t>(out.nodes.size() - 1);
 }
 
-// The e-node of an operation of a pattern, whose children's classes are in `built`.
-ENode node_of(const PatternNode& pnode, const ClassId* built) {
+}  // namespace
+
+ENode operation_node(const PatternNode& pnode, const ClassId* classes) {
   ENode node;
   node.op = pnode.op;
   node.dtype = pnode.dtype;
-  for (uint32_t child : pnode.children) node.children.push_back(built[child]);
+  for (uint32_t child : pnode.children) node.children.push_back(classes[child]);
   return node;
 }
-
-}  // namespace
 
 Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars) {
   Pattern pattern;
@@ -85,7 +84,7 @@ ClassId add_instance_node(EGraph& egraph, const PatternNode& pnode, std::span<co
     case PatternNode::Kind::Op:
       break;
   }
-  return egraph.add(node_of(pnode, built));
+  return egraph.add(operation_node(pnode, built));
 }
 
 // The instance of every node but the root, into `built` (by pattern node).
@@ -118,7 +117,7 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
                       Reason reason) {
   return with_instance(egraph, pattern, subst, [&](const ClassId* built) {
     const PatternNode& root = pattern.root_node();
-    if (root.kind == PatternNode::Kind::Op) return egraph.add_to(target, node_of(root, built), reason);
+    if (root.kind == PatternNode::Kind::Op) return egraph.add_to(target, operation_node(root, built), reason);
     return egraph.merge(target, add_instance_node(egraph, root, subst, built), reason);
   });
 }
@@ -140,14 +139,6 @@ constexpr std::size_t kLookupNodes = 32;
 
 }  // namespace
 
-unsigned operation_height(const Pattern& pattern) {
-  boost::container::small_vector<unsigned, kLookupNodes> heights(pattern.nodes.size(), 0);
-  for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
-    for (uint32_t child : pattern.nodes[i].children) heights[i] = std::max(heights[i], heights[child] + 1);
-  }
-  return pattern.nodes.empty() ? 0 : heights[pattern.root];
-}
-
 bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target) {
   if (pattern.nodes.size() > kLookupNodes) return false;  // no harm: it is applied
   ClassId built[kLookupNodes];
@@ -167,14 +158,14 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
           // The root need not be looked up: after a rebuild, a class's list holds its
           // nodes in canonical form, sorted, and the target's is in cache (the matches
           // come by class).
-          ENode node = node_of(pnode, built);
+          ENode node = operation_node(pnode, built);
           if (egraph.sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
             std::swap(node.children[0], node.children[1]);
           }
           const std::vector<ENode>& nodes = egraph.eclass(target).nodes;
           return std::binary_search(nodes.begin(), nodes.end(), node);
         }
-        found = egraph.probe(node_of(pnode, built));
+        found = egraph.probe(operation_node(pnode, built));
         if (found) found = egraph.find(*found);
         break;
     }
@@ -184,39 +175,20 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
   return built[pattern.root] == egraph.find(target);
 }
 
-void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, unsigned stage) {
-  if (pattern.nodes.size() > kLookupNodes || stage == 0) return;
-  // Stage 2h - 1 fetches the slots of the nodes of height h, stage 2h the union-find
-  // entries of the classes found there; the nodes below are looked up.
-  const unsigned height = (stage + 1) / 2;
-  const bool slots = stage % 2 == 1;
-  ClassId built[kLookupNodes];
-  // Heights of the nodes; kUnknown where a node's class is not known (not looked up,
-  // not present, or a constant, whose lookup is not worth it here).
-  constexpr unsigned kUnknown = 0xFF;
-  uint8_t heights[kLookupNodes];
-  for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
-    const PatternNode& pnode = pattern.nodes[i];
-    heights[i] = kUnknown;
-    if (pnode.kind == PatternNode::Kind::Var) {
-      built[i] = subst[pnode.var];
-      heights[i] = 0;
-    }
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst) {
+  for (const PatternNode& pnode : pattern.nodes) {
     if (pnode.kind != PatternNode::Kind::Op) continue;
-    unsigned below = 0;
-    for (uint32_t child : pnode.children) below = std::max<unsigned>(below, heights[child]);
-    if (below == kUnknown || below + 1 > height) continue;
-    const ENode node = node_of(pnode, built);
-    if (below + 1 == height) {
-      if (slots) {
-        egraph.prefetch_canonical(node);
-      } else if (std::optional<ClassId> recorded = egraph.probe(node)) {
-        egraph.prefetch_find(*recorded);
-      }
-    } else if (std::optional<ClassId> recorded = egraph.probe(node)) {
-      built[i] = egraph.find(*recorded);
-      heights[i] = static_cast<uint8_t>(below + 1);
+    ENode node;
+    node.op = pnode.op;
+    node.dtype = pnode.dtype;
+    bool over_variables = true;
+    for (uint32_t child : pnode.children) {
+      const PatternNode& operand = pattern.nodes[child];
+      over_variables = over_variables && operand.kind == PatternNode::Kind::Var;
+      if (!over_variables) break;
+      node.children.push_back(subst[operand.var]);
     }
+    if (over_variables) egraph.prefetch_canonical(node);
   }
 }
 

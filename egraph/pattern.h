@@ -90,20 +90,15 @@ ENode root_instance(const Pattern& pattern, std::span<const ClassId> operands);
 // several threads may ask at once while the e-graph is not being changed.
 bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst, ClassId target);
 
-// How many operations deep a pattern is: 0 for a variable or a constant, 1 for an
-// operation over those, 2 for `x + (y + z)`, ...
-unsigned operation_height(const Pattern& pattern);
+// Starts fetching the hash-cons slots of the nodes of the instance of `pattern` under
+// `subst` (canonical classes) whose operands are all variables: those an instantiate
+// of it looks up first, and the only ones known before anything is looked up. The
+// apply calls it a few matches ahead, so that the memory accesses of several matches
+// overlap.
+void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst);
 
-// Starts fetching what looking up the instance of `pattern` under `subst` (canonical
-// classes) will read, one stage at a time, so that a caller can overlap the memory
-// accesses of many lookups: stage 1 fetches the hash-cons slots of the nodes of height
-// 1 (over variables only), stage 2 the union-find entries of the classes found there,
-// stage 3 the slots of the nodes of height 2 (their operands now known), and so on up
-// to stage 2 * operation_height (instance_in_class needs only those up to
-// 2 * (operation_height - 1): it finds the root in the class of the match, not in the
-// hash-cons). Stage k looks up what the stages before it fetched, so the caller runs
-// the stages on a match in increasing order, some matches apart.
-void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst,
-                       unsigned stage = 1);
+// The e-node of operation `pnode` of a pattern, its operands the classes of its
+// children in `classes` (one per node of the pattern, by index).
+ENode operation_node(const PatternNode& pnode, const ClassId* classes);
 
 }  // namespace eqsat

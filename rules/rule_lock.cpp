@@ -169,11 +169,6 @@ std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) 
   return Error{message};
 }
 
-Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock) {
-  if (std::optional<Error> error = unproved_error(rules, lock)) return *error;
-  return rules;
-}
-
 const RuleLock& builtin_rule_lock() {
   static const RuleLock lock = [] {
     Result<RuleLock> parsed = parse_rule_lock(embedded_rule_lock(), "rules/rules.lock");

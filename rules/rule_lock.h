@@ -14,7 +14,7 @@
 // rule is no longer proved until it is verified again. FLAGS, present only for a rule
 // with fast-math flags, names the flags it was proved under ("nsz,nnan"); an instance is
 // proved only when they are the rule's flags. The engine loads
-// only rules the lock proves (require_proved), which keeps Z3 out of the engine while
+// only rules the lock proves (unproved_error), which keeps Z3 out of the engine while
 // no unverified rule runs.
 #pragma once
 
@@ -65,8 +65,5 @@ const RuleLock& builtin_rule_lock();
 // An error naming each instance of `rules` the lock does not prove; none when it
 // proves them all. The engine's gate (a development flag may skip it).
 std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock);
-
-// `rules` when the lock proves every instance; otherwise unproved_error's error.
-Result<RuleSet> require_proved(const RuleSet& rules, const RuleLock& lock);
 
 }  // namespace eqsat
