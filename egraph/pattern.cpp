@@ -37,14 +37,6 @@ uint32_t add_pattern_node(const Expr& expr, const std::vector<PatternVar>& vars,
 
 }  // namespace
 
-ENode operation_node(const PatternNode& pnode, const ClassId* classes) {
-  ENode node;
-  node.op = pnode.op;
-  node.dtype = pnode.dtype;
-  for (uint32_t child : pnode.children) node.children.push_back(classes[child]);
-  return node;
-}
-
 Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars) {
   Pattern pattern;
   pattern.root = add_pattern_node(expr, vars, pattern);
