@@ -68,8 +68,9 @@ std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
   }
 }
 
-// Reads an integer comparison as a bound on a linear form, or nullopt.
-std::optional<LinearFact> read_comparison(const Expr &expr) {
+// Reads an integer comparison as a bound on a linear form (its atoms interned in
+// `table`), or nullopt.
+std::optional<LinearFact> read_comparison(const Expr &expr, AtomTable &table) {
   if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
   const Expr &a = expr.arg(0);
   const Expr &b = expr.arg(1);
@@ -85,7 +86,8 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   }
   LinearTerms linear;
   Int constant = 0;
-  if (!read_linear_terms(a, 1, linear, constant) || !read_linear_terms(b, -1, linear, constant)) return std::nullopt;
+  if (!read_linear_terms(a, 1, table, linear, constant) || !read_linear_terms(b, -1, table, linear, constant))
+    return std::nullopt;
   const Coefficients &terms = linear.coefficients;
   if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
   // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
@@ -101,19 +103,14 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   std::string form = dtype_tag;
   form += ':';
   LinearTerms reduced;
-  // The atoms hold every key of the terms (and those whose terms cancelled), in the
-  // same order: one walk finds them all.
-  auto atom = linear.atoms.begin();
-  for (const auto &[text, coefficient] : terms) {
-    while (atom->first != text) ++atom;
+  for (const auto &[atom, coefficient] : terms) {
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
     form += to_string(scaled);  // as print writes an INDEX constant
     form += "*(";
-    form += text;
+    form += atom.text();
     form += ")+";
-    reduced.coefficients.emplace_hint(reduced.coefficients.end(), text, scaled);
-    reduced.atoms.emplace_hint(reduced.atoms.end(), text, atom->second);
-    ++atom;
+    reduced.coefficients.emplace_hint(reduced.coefficients.end(), atom, scaled);
+    reduced.atoms.emplace_hint(reduced.atoms.end(), atom);
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
@@ -227,16 +224,20 @@ std::optional<Expr> negated(const Expr &expr) {
 
 // read_comparison's answers by node, for one substitution: the operands of a
 // chain are read as facts once for every other operand, and decided again in
-// each context.
+// each context. Its table interns the atoms of every form the substitution reads.
 class ComparisonReader {
  public:
   const std::optional<LinearFact> &read(const Expr &expr) {
     auto it = read_.find(expr.identity());
-    if (it == read_.end()) it = read_.emplace(expr.identity(), std::make_pair(expr, read_comparison(expr))).first;
+    if (it == read_.end())
+      it = read_.emplace(expr.identity(), std::make_pair(expr, read_comparison(expr, table_))).first;
     return it->second.second;
   }
 
+  AtomTable &table() { return table_; }
+
  private:
+  AtomTable table_;  // declared first: the forms below point into it
   using Entry = std::pair<const void *const, std::pair<Expr, std::optional<LinearFact>>>;
   std::unordered_map<const void *, Entry::second_type, std::hash<const void *>, std::equal_to<const void *>,
                      PoolAllocator<Entry>>
@@ -246,7 +247,8 @@ class ComparisonReader {
 class Context {
  public:
   // `reader` outlives the context and its copies.
-  Context(BoundsOracle bounds, ComparisonReader &reader) : reader_(&reader), inequalities_(std::move(bounds)) {}
+  Context(BoundsOracle bounds, ComparisonReader &reader)
+      : reader_(&reader), inequalities_(reader.table(), std::move(bounds)) {}
 
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
@@ -386,9 +388,9 @@ class Context {
     const Int v = linear.value;
     const bool against_zero = v == 0 || (linear.bound == Bound::Le && v == -1) || (linear.bound == Bound::Ge && v == 1);
     if (!against_zero || inequalities_.empty()) return std::nullopt;
-    // The factors of each atom, as texts; a factor common to all.
-    std::map<std::string, std::vector<Expr>> factors;
-    for (const auto &[key, atom] : linear.terms.atoms) flatten_product(atom, factors[key]);
+    // The factors of each atom; a factor common to all.
+    ByAtom<std::vector<Expr>> factors;
+    for (AtomKey atom : linear.terms.atoms) flatten_product(atom.expr(), factors[atom]);
     for (const Expr &candidate : factors.begin()->second) {
       if (candidate.is_const()) continue;
       bool common = true;
@@ -396,8 +398,9 @@ class Context {
         common = common && std::any_of(list.begin(), list.end(), [&](const Expr &f) { return f == candidate; });
       if (!common) continue;
       LinearTerms sign_of;
-      sign_of.coefficients.emplace(print(candidate), 1);
-      sign_of.atoms.emplace(print(candidate), candidate);
+      const AtomKey factor = reader_->table().intern(candidate);
+      sign_of.coefficients.emplace(factor, 1);
+      sign_of.atoms.insert(factor);
       const std::optional<Int> lo = inequalities_.lower_bound(sign_of);
       const std::optional<Int> hi = inequalities_.upper_bound(sign_of);
       const int sign = lo && *lo >= 1 ? 1 : hi && *hi <= -1 ? -1 : 0;
@@ -410,7 +413,7 @@ class Context {
         rest.erase(std::find(rest.begin(), rest.end(), candidate));
         Expr atom = rest.empty() ? Expr::constant(Value::integer(DType::Index, 1)) : rest[0];
         for (std::size_t i = 1; i < rest.size(); ++i) atom = Expr::make(Op::Mul, DType::Index, {atom, rest[i]});
-        if (!read_linear_terms(atom, coefficient, quotient.terms, constant)) return std::nullopt;
+        if (!read_linear_terms(atom, coefficient, reader_->table(), quotient.terms, constant)) return std::nullopt;
       }
       if (quotient.terms.coefficients.empty()) return std::nullopt;
       if (sign < 0) {
@@ -435,7 +438,8 @@ class Context {
 
   ComparisonReader *reader_;
   std::vector<std::pair<Expr, bool>> known_;
-  ByText<Range> ranges_;
+  // The range of each linear form, by its text (LinearFact::form).
+  std::map<std::string, Range, std::less<>, PoolAllocator<std::pair<const std::string, Range>>> ranges_;
   LinearInequalities inequalities_;
 };
 
