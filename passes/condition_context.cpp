@@ -26,10 +26,37 @@ namespace {
 enum class Bound { Le, Ge, Eq, Ne };
 
 struct LinearFact {
-  std::string form;  // P, as text (with its dtype): the key facts are collected by
+  DType dtype;  // of P
   Bound bound;
   Int value;
-  LinearTerms terms;  // P itself, for INDEX forms (empty for fixed-width ones)
+  // P itself: for INDEX, the sum of atoms; for a fixed width, its one term `t` of
+  // `t op c` (coefficient 1), which only keys its range.
+  LinearTerms terms;
+  bool is_index() const { return dtype == DType::Index; }
+};
+
+// The form a fact bounds, as the key of its range: its dtype and its terms. Two
+// comparisons bound the same form exactly when they have the same key, as when the
+// key was the form's text (`index:1*(x)+-1*(y)+`).
+struct FormKey {
+  DType dtype;
+  Coefficients terms;
+};
+
+// Orders keys, and the forms of facts against them (a fact is looked up without
+// copying its terms).
+struct FormOrder {
+  using is_transparent = void;
+  static std::pair<DType, const Coefficients *> of(const FormKey &key) { return {key.dtype, &key.terms}; }
+  static std::pair<DType, const Coefficients *> of(const LinearFact &fact) {
+    return {fact.dtype, &fact.terms.coefficients};
+  }
+  template <class A, class B>
+  bool operator()(const A &a, const B &b) const {
+    const auto [a_dtype, a_terms] = of(a);
+    const auto [b_dtype, b_terms] = of(b);
+    return a_dtype != b_dtype ? a_dtype < b_dtype : *a_terms < *b_terms;
+  }
 };
 
 bool mul_overflows(Int a, Int b, Int &out) { return __builtin_mul_overflow(a, b, &out); }
@@ -49,23 +76,36 @@ Int floor_div(Int a, Int b) {  // b > 0
 Int ceil_div(Int a, Int b) { return -floor_div(-a, b); }  // b > 0
 
 // `P op v` as the bound it states.
-std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
+// `t op v` of a fixed-width term t as the bound it states.
+std::optional<LinearFact> make_fact(DType dtype, AtomKey t, Op op, Int v) {
+  LinearFact fact{dtype, Bound::Eq, v, {}};
+  fact.terms.coefficients.emplace(t, 1);
+  fact.terms.atoms.insert(t);
   switch (op) {
     case Op::Eq:
-      return LinearFact{std::move(form), Bound::Eq, v, {}};
+      fact.bound = Bound::Eq;
+      break;
     case Op::Ne:
-      return LinearFact{std::move(form), Bound::Ne, v, {}};
+      fact.bound = Bound::Ne;
+      break;
     case Op::Le:
-      return LinearFact{std::move(form), Bound::Le, v, {}};
+      fact.bound = Bound::Le;
+      break;
     case Op::Ge:
-      return LinearFact{std::move(form), Bound::Ge, v, {}};
+      fact.bound = Bound::Ge;
+      break;
     case Op::Lt:
-      return LinearFact{std::move(form), Bound::Le, v - 1, {}};
+      fact.bound = Bound::Le;
+      fact.value = v - 1;
+      break;
     case Op::Gt:
-      return LinearFact{std::move(form), Bound::Ge, v + 1, {}};
+      fact.bound = Bound::Ge;
+      fact.value = v + 1;
+      break;
     default:
       return std::nullopt;
   }
+  return fact;
 }
 
 // Reads an integer comparison as a bound on a linear form (its atoms interned in
@@ -74,14 +114,13 @@ std::optional<LinearFact> read_comparison(const Expr &expr, AtomTable &table) {
   if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
   const Expr &a = expr.arg(0);
   const Expr &b = expr.arg(1);
-  const std::string dtype_tag(dtype_name(a.dtype()));
   if (a.dtype() != DType::Index) {
     // Fixed width: moving terms across would wrap; only `t op c` is read.
     constexpr Int kLimit = Int(1) << 100;  // far outside every fixed-width range
     if (b.is_const() && !a.is_const() && b.value().i < kLimit && b.value().i > -kLimit)
-      return make_fact(dtype_tag + ":" + print(a), expr.op(), b.value().i);
+      return make_fact(a.dtype(), table.intern(a), expr.op(), b.value().i);
     if (a.is_const() && !b.is_const() && a.value().i < kLimit && a.value().i > -kLimit)
-      return make_fact(dtype_tag + ":" + print(b), mirrored_comparison(expr.op()), a.value().i);
+      return make_fact(a.dtype(), table.intern(b), mirrored_comparison(expr.op()), a.value().i);
     return std::nullopt;
   }
   LinearTerms linear;
@@ -100,32 +139,26 @@ std::optional<LinearFact> read_comparison(const Expr &expr, AtomTable &table) {
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
-  std::string form = dtype_tag;
-  form += ':';
   LinearTerms reduced;
   for (const auto &[atom, coefficient] : terms) {
     const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += to_string(scaled);  // as print writes an INDEX constant
-    form += "*(";
-    form += atom.text();
-    form += ")+";
     reduced.coefficients.emplace_hint(reduced.coefficients.end(), atom, scaled);
     reduced.atoms.emplace_hint(reduced.atoms.end(), atom);
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
     case Op::Lt:
-      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
     case Op::Le:
-      return LinearFact{form, Bound::Le, floor_div(v, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Le, floor_div(v, divisor), std::move(reduced)};
     case Op::Gt:
-      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
     case Op::Ge:
-      return LinearFact{form, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
     case Op::Eq:
     case Op::Ne:
       if (v % divisor != 0) return std::nullopt;
-      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
+      return LinearFact{DType::Index, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
     default:
       return std::nullopt;
   }
@@ -266,8 +299,11 @@ class Context {
       Int v = linear->value;
       if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
       if (!value && linear->bound == Bound::Ge) v -= 1;  // not (P >= v): P <= v - 1
-      ranges_[linear->form].add(bound, v);
-      if (!linear->terms.coefficients.empty()) record_inequality(linear->terms, bound, v);
+      auto range = ranges_.find(*linear);
+      if (range == ranges_.end())
+        range = ranges_.emplace(FormKey{linear->dtype, linear->terms.coefficients}, Range{}).first;
+      range->second.add(bound, v);
+      if (linear->is_index()) record_inequality(linear->terms, bound, v);
     }
   }
 
@@ -281,10 +317,10 @@ class Context {
       }
     }
     if (const std::optional<LinearFact> &linear = reader_->read(expr); linear) {
-      auto range = ranges_.find(linear->form);
+      auto range = ranges_.find(*linear);
       if (range != ranges_.end())
         if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
-      if (!linear->terms.coefficients.empty())
+      if (linear->is_index())
         if (std::optional<bool> decided = implied(*linear)) return decided;
       if (std::optional<bool> decided = substituted(expr)) return decided;
       return refuted_by_substitution(expr);
@@ -406,7 +442,7 @@ class Context {
       const int sign = lo && *lo >= 1 ? 1 : hi && *hi <= -1 ? -1 : 0;
       if (sign == 0) continue;
       // Q: each atom with one `candidate` factor removed.
-      LinearFact quotient{linear.form, linear.bound, v, {}};
+      LinearFact quotient{linear.dtype, linear.bound, v, {}};
       Int constant = 0;  // Q = terms + constant
       for (const auto &[key, coefficient] : linear.terms.coefficients) {
         std::vector<Expr> rest = factors.at(key);
@@ -438,8 +474,8 @@ class Context {
 
   ComparisonReader *reader_;
   std::vector<std::pair<Expr, bool>> known_;
-  // The range of each linear form, by its text (LinearFact::form).
-  std::map<std::string, Range, std::less<>, PoolAllocator<std::pair<const std::string, Range>>> ranges_;
+  // The range of each linear form.
+  std::map<FormKey, Range, FormOrder, PoolAllocator<std::pair<const FormKey, Range>>> ranges_;
   LinearInequalities inequalities_;
 };
 
