@@ -139,11 +139,15 @@ std::optional<LinearFact> read_comparison(const Expr &expr, AtomTable &table) {
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
+  // P: the terms read, scaled in place (their keys stay), and only their atoms (not
+  // those whose terms cancelled, which the read also holds).
   LinearTerms reduced;
-  for (const auto &[atom, coefficient] : terms) {
-    const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    reduced.coefficients.emplace_hint(reduced.coefficients.end(), atom, scaled);
-    reduced.atoms.emplace_hint(reduced.atoms.end(), atom);
+  reduced.coefficients = std::move(linear.coefficients);
+  for (auto &term : reduced.coefficients) term.second = (negate ? -term.second : term.second) / divisor;
+  if (linear.atoms.size() == reduced.coefficients.size()) {
+    reduced.atoms = std::move(linear.atoms);
+  } else {
+    for (const auto &term : reduced.coefficients) reduced.atoms.emplace_hint(reduced.atoms.end(), term.first);
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
