@@ -35,16 +35,22 @@ AtomKey AtomTable::intern(const Expr &atom) {
   // A variable prints as its name: found by it, without printing or remembering the node.
   if (atom.op() == Op::Var) {
     auto entry = by_text_.find(atom.name());
-    if (entry == by_text_.end()) entry = by_text_.emplace(atom.name(), atom).first;
+    if (entry == by_text_.end()) entry = by_text_.emplace(atom.name(), AtomEntry{atom, std::nullopt}).first;
     return AtomKey(*entry);
   }
   if (auto it = by_node_.find(atom.identity()); it != by_node_.end()) return it->second.second;
   std::string text = print(atom);
   auto entry = by_text_.find(text);
-  if (entry == by_text_.end()) entry = by_text_.emplace(std::move(text), atom).first;
+  if (entry == by_text_.end()) entry = by_text_.emplace(std::move(text), AtomEntry{atom, std::nullopt}).first;
   const AtomKey key(*entry);
   by_node_.emplace(atom.identity(), std::make_pair(atom, key));
   return key;
+}
+
+Interval AtomTable::interval(AtomKey atom, const BoundsOracle &bounds) {
+  std::optional<Interval> &known = atom.entry_->second.interval;
+  if (!known) known = bounds(atom.expr());
+  return *known;
 }
 
 bool read_linear_terms(const Expr &expr, Int scale, AtomTable &table, LinearTerms &terms, Int &constant) {
@@ -226,7 +232,7 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
   std::optional<Int> best;
   if (bounds_) {
     // The atom's own interval: coefficient * atom <= coefficient * hi (or * lo).
-    Interval interval = bounds_(key.expr());
+    Interval interval = AtomTable::interval(key, bounds_);
     std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
     if (side) {
       std::optional<Int> scaled = checked_mul(coefficient, *side);
@@ -291,7 +297,7 @@ std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form) co
   // stopping at the first atom without one: a1 + (a2 + (... + (an + 0))).
   std::vector<Int> terms;
   for (const auto &[key, coefficient] : form) {
-    const Interval interval = bounds_(key.expr());
+    const Interval interval = AtomTable::interval(key, bounds_);
     const std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
     if (!side) return std::nullopt;
     const std::optional<Int> scaled = checked_mul(coefficient, *side);

@@ -38,18 +38,25 @@ namespace eqsat {
 // pointer, and two keys are equal exactly when they point at the same entry; they
 // order by their text (compared only when the entries differ), so every walk of a
 // form in order is the text order it was.
+// An atom's entry in its table: the first term interned with its text, and its
+// interval once asked for (AtomTable::interval).
+struct AtomEntry {
+  Expr expr;
+  std::optional<Interval> interval;
+};
+
 class AtomKey {
  public:
   const std::string &text() const { return entry_->first; }
   // The first term interned with this text.
-  const Expr &expr() const { return entry_->second; }
+  const Expr &expr() const { return entry_->second.expr; }
   friend bool operator==(AtomKey a, AtomKey b) { return a.entry_ == b.entry_; }
   friend bool operator<(AtomKey a, AtomKey b) { return a.entry_ != b.entry_ && a.text() < b.text(); }
 
  private:
   friend class AtomTable;
-  explicit AtomKey(const std::pair<const std::string, Expr> &entry) : entry_(&entry) {}
-  const std::pair<const std::string, Expr> *entry_;
+  explicit AtomKey(std::pair<const std::string, AtomEntry> &entry) : entry_(&entry) {}
+  std::pair<const std::string, AtomEntry> *entry_;
 };
 
 // The atoms of the forms read for one pass (a substitution of conditions, a
@@ -58,6 +65,10 @@ class AtomKey {
 class AtomTable {
  public:
   AtomKey intern(const Expr &atom);
+  // bounds(atom.expr()), asked once per atom: the forms of one pass ask one oracle
+  // about one e-graph, whose intervals the asking does not change (it only adds the
+  // atom's nodes), and the bounded search asks about the same atoms again and again.
+  static Interval interval(AtomKey atom, const BoundsOracle &bounds);
 
  private:
   template <class V>
@@ -65,7 +76,7 @@ class AtomTable {
                                     PoolAllocator<std::pair<const void *const, V>>>;
   ByNode<std::pair<Expr, AtomKey>> by_node_;  // keeps each node alive: its address stays unique
   // Node-based: the entries AtomKeys point at stay put.
-  std::map<std::string, Expr, std::less<>, PoolAllocator<std::pair<const std::string, Expr>>> by_text_;
+  std::map<std::string, AtomEntry, std::less<>, PoolAllocator<std::pair<const std::string, AtomEntry>>> by_text_;
 };
 
 // Maps and sets keyed by interned atoms. Their entries come from the thread's free
@@ -89,7 +100,9 @@ bool read_linear_terms(const Expr &expr, Int scale, AtomTable &table, LinearTerm
 
 class LinearInequalities {
  public:
-  // `table` interns the atoms of the facts; it outlives this object and its copies.
+  // `table` interns the atoms of the facts and remembers their intervals: it outlives
+  // this object and its copies, and every LinearInequalities sharing it is given the
+  // same `bounds`.
   LinearInequalities(AtomTable &table, BoundsOracle bounds = {}) : table_(&table), bounds_(std::move(bounds)) {}
 
   // Records sum(terms) <= bound, and the facts of the atoms it mentions.
