@@ -26,10 +26,37 @@ namespace {
 enum class Bound { Le, Ge, Eq, Ne };
 
 struct LinearFact {
-  std::string form;  // P, as text (with its dtype): the key facts are collected by
+  DType dtype;  // of P
   Bound bound;
   Int value;
-  LinearTerms terms;  // P itself, for INDEX forms (empty for fixed-width ones)
+  // P itself: for INDEX, the sum of atoms; for a fixed width, its one term `t` of
+  // `t op c` (coefficient 1), which only keys its range.
+  LinearTerms terms;
+  bool is_index() const { return dtype == DType::Index; }
+};
+
+// The form a fact bounds, as the key of its range: its dtype and its terms. Two
+// comparisons bound the same form exactly when they have the same key, as when the
+// key was the form's text (`index:1*(x)+-1*(y)+`).
+struct FormKey {
+  DType dtype;
+  Coefficients terms;
+};
+
+// Orders keys, and the forms of facts against them (a fact is looked up without
+// copying its terms).
+struct FormOrder {
+  using is_transparent = void;
+  static std::pair<DType, const Coefficients *> of(const FormKey &key) { return {key.dtype, &key.terms}; }
+  static std::pair<DType, const Coefficients *> of(const LinearFact &fact) {
+    return {fact.dtype, &fact.terms.coefficients};
+  }
+  template <class A, class B>
+  bool operator()(const A &a, const B &b) const {
+    const auto [a_dtype, a_terms] = of(a);
+    const auto [b_dtype, b_terms] = of(b);
+    return a_dtype != b_dtype ? a_dtype < b_dtype : *a_terms < *b_terms;
+  }
 };
 
 bool mul_overflows(Int a, Int b, Int &out) { return __builtin_mul_overflow(a, b, &out); }
@@ -49,43 +76,57 @@ Int floor_div(Int a, Int b) {  // b > 0
 Int ceil_div(Int a, Int b) { return -floor_div(-a, b); }  // b > 0
 
 // `P op v` as the bound it states.
-std::optional<LinearFact> make_fact(std::string form, Op op, Int v) {
+// `t op v` of a fixed-width term t as the bound it states.
+std::optional<LinearFact> make_fact(DType dtype, AtomKey t, Op op, Int v) {
+  LinearFact fact{dtype, Bound::Eq, v, {}};
+  fact.terms.coefficients.emplace(t, 1);
+  fact.terms.atoms.insert(t);
   switch (op) {
     case Op::Eq:
-      return LinearFact{std::move(form), Bound::Eq, v, {}};
+      fact.bound = Bound::Eq;
+      break;
     case Op::Ne:
-      return LinearFact{std::move(form), Bound::Ne, v, {}};
+      fact.bound = Bound::Ne;
+      break;
     case Op::Le:
-      return LinearFact{std::move(form), Bound::Le, v, {}};
+      fact.bound = Bound::Le;
+      break;
     case Op::Ge:
-      return LinearFact{std::move(form), Bound::Ge, v, {}};
+      fact.bound = Bound::Ge;
+      break;
     case Op::Lt:
-      return LinearFact{std::move(form), Bound::Le, v - 1, {}};
+      fact.bound = Bound::Le;
+      fact.value = v - 1;
+      break;
     case Op::Gt:
-      return LinearFact{std::move(form), Bound::Ge, v + 1, {}};
+      fact.bound = Bound::Ge;
+      fact.value = v + 1;
+      break;
     default:
       return std::nullopt;
   }
+  return fact;
 }
 
-// Reads an integer comparison as a bound on a linear form, or nullopt.
-std::optional<LinearFact> read_comparison(const Expr &expr) {
+// Reads an integer comparison as a bound on a linear form (its atoms interned in
+// `table`), or nullopt.
+std::optional<LinearFact> read_comparison(const Expr &expr, AtomTable &table) {
   if (!is_comparison(expr.op()) || !is_integer(expr.arg(0).dtype())) return std::nullopt;
   const Expr &a = expr.arg(0);
   const Expr &b = expr.arg(1);
-  const std::string dtype_tag(dtype_name(a.dtype()));
   if (a.dtype() != DType::Index) {
     // Fixed width: moving terms across would wrap; only `t op c` is read.
     constexpr Int kLimit = Int(1) << 100;  // far outside every fixed-width range
     if (b.is_const() && !a.is_const() && b.value().i < kLimit && b.value().i > -kLimit)
-      return make_fact(dtype_tag + ":" + print(a), expr.op(), b.value().i);
+      return make_fact(a.dtype(), table.intern(a), expr.op(), b.value().i);
     if (a.is_const() && !b.is_const() && a.value().i < kLimit && a.value().i > -kLimit)
-      return make_fact(dtype_tag + ":" + print(b), mirrored_comparison(expr.op()), a.value().i);
+      return make_fact(a.dtype(), table.intern(b), mirrored_comparison(expr.op()), a.value().i);
     return std::nullopt;
   }
   LinearTerms linear;
   Int constant = 0;
-  if (!read_linear_terms(a, 1, linear, constant) || !read_linear_terms(b, -1, linear, constant)) return std::nullopt;
+  if (!read_linear_terms(a, 1, table, linear, constant) || !read_linear_terms(b, -1, table, linear, constant))
+    return std::nullopt;
   const Coefficients &terms = linear.coefficients;
   if (terms.empty()) return std::nullopt;  // a constant comparison: the constant folder decides it
   // terms + constant op 0, i.e. P op -constant; P divided by the gcd of its
@@ -98,37 +139,30 @@ std::optional<LinearFact> read_comparison(const Expr &expr) {
   if (mul_overflows(constant, negate ? 1 : -1, v)) return std::nullopt;
   constexpr Int kLimit = Int(1) << 120;  // room for v - 1 and v + 1
   if (v >= kLimit || v <= -kLimit) return std::nullopt;
-  std::string form = dtype_tag;
-  form += ':';
+  // P: the terms read, scaled in place (their keys stay), and only their atoms (not
+  // those whose terms cancelled, which the read also holds).
   LinearTerms reduced;
-  // The atoms hold every key of the terms (and those whose terms cancelled), in the
-  // same order: one walk finds them all.
-  auto atom = linear.atoms.begin();
-  for (const auto &[text, coefficient] : terms) {
-    while (atom->first != text) ++atom;
-    const Int scaled = (negate ? -coefficient : coefficient) / divisor;
-    form += to_string(scaled);  // as print writes an INDEX constant
-    form += "*(";
-    form += text;
-    form += ")+";
-    reduced.coefficients.emplace_hint(reduced.coefficients.end(), text, scaled);
-    reduced.atoms.emplace_hint(reduced.atoms.end(), text, atom->second);
-    ++atom;
+  reduced.coefficients = std::move(linear.coefficients);
+  for (auto &term : reduced.coefficients) term.second = (negate ? -term.second : term.second) / divisor;
+  if (linear.atoms.size() == reduced.coefficients.size()) {
+    reduced.atoms = std::move(linear.atoms);
+  } else {
+    for (const auto &term : reduced.coefficients) reduced.atoms.emplace_hint(reduced.atoms.end(), term.first);
   }
   // P / d op v: bounds round inwards; an equality with v not a multiple of d never holds.
   switch (op) {
     case Op::Lt:
-      return LinearFact{form, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Le, floor_div(v - 1, divisor), std::move(reduced)};
     case Op::Le:
-      return LinearFact{form, Bound::Le, floor_div(v, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Le, floor_div(v, divisor), std::move(reduced)};
     case Op::Gt:
-      return LinearFact{form, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Ge, ceil_div(v + 1, divisor), std::move(reduced)};
     case Op::Ge:
-      return LinearFact{form, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
+      return LinearFact{DType::Index, Bound::Ge, ceil_div(v, divisor), std::move(reduced)};
     case Op::Eq:
     case Op::Ne:
       if (v % divisor != 0) return std::nullopt;
-      return LinearFact{form, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
+      return LinearFact{DType::Index, op == Op::Eq ? Bound::Eq : Bound::Ne, v / divisor, std::move(reduced)};
     default:
       return std::nullopt;
   }
@@ -227,16 +261,20 @@ std::optional<Expr> negated(const Expr &expr) {
 
 // read_comparison's answers by node, for one substitution: the operands of a
 // chain are read as facts once for every other operand, and decided again in
-// each context.
+// each context. Its table interns the atoms of every form the substitution reads.
 class ComparisonReader {
  public:
   const std::optional<LinearFact> &read(const Expr &expr) {
     auto it = read_.find(expr.identity());
-    if (it == read_.end()) it = read_.emplace(expr.identity(), std::make_pair(expr, read_comparison(expr))).first;
+    if (it == read_.end())
+      it = read_.emplace(expr.identity(), std::make_pair(expr, read_comparison(expr, table_))).first;
     return it->second.second;
   }
 
+  AtomTable &table() { return table_; }
+
  private:
+  AtomTable table_;  // declared first: the forms below point into it
   using Entry = std::pair<const void *const, std::pair<Expr, std::optional<LinearFact>>>;
   std::unordered_map<const void *, Entry::second_type, std::hash<const void *>, std::equal_to<const void *>,
                      PoolAllocator<Entry>>
@@ -246,7 +284,8 @@ class ComparisonReader {
 class Context {
  public:
   // `reader` outlives the context and its copies.
-  Context(BoundsOracle bounds, ComparisonReader &reader) : reader_(&reader), inequalities_(std::move(bounds)) {}
+  Context(BoundsOracle bounds, ComparisonReader &reader)
+      : reader_(&reader), inequalities_(reader.table(), std::move(bounds)) {}
 
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
@@ -264,8 +303,11 @@ class Context {
       Int v = linear->value;
       if (!value && linear->bound == Bound::Le) v += 1;  // not (P <= v): P >= v + 1
       if (!value && linear->bound == Bound::Ge) v -= 1;  // not (P >= v): P <= v - 1
-      ranges_[linear->form].add(bound, v);
-      if (!linear->terms.coefficients.empty()) record_inequality(linear->terms, bound, v);
+      auto range = ranges_.find(*linear);
+      if (range == ranges_.end())
+        range = ranges_.emplace(FormKey{linear->dtype, linear->terms.coefficients}, Range{}).first;
+      range->second.add(bound, v);
+      if (linear->is_index()) record_inequality(linear->terms, bound, v);
     }
   }
 
@@ -279,10 +321,10 @@ class Context {
       }
     }
     if (const std::optional<LinearFact> &linear = reader_->read(expr); linear) {
-      auto range = ranges_.find(linear->form);
+      auto range = ranges_.find(*linear);
       if (range != ranges_.end())
         if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
-      if (!linear->terms.coefficients.empty())
+      if (linear->is_index())
         if (std::optional<bool> decided = implied(*linear)) return decided;
       if (std::optional<bool> decided = substituted(expr)) return decided;
       return refuted_by_substitution(expr);
@@ -386,9 +428,9 @@ class Context {
     const Int v = linear.value;
     const bool against_zero = v == 0 || (linear.bound == Bound::Le && v == -1) || (linear.bound == Bound::Ge && v == 1);
     if (!against_zero || inequalities_.empty()) return std::nullopt;
-    // The factors of each atom, as texts; a factor common to all.
-    std::map<std::string, std::vector<Expr>> factors;
-    for (const auto &[key, atom] : linear.terms.atoms) flatten_product(atom, factors[key]);
+    // The factors of each atom; a factor common to all.
+    ByAtom<std::vector<Expr>> factors;
+    for (AtomKey atom : linear.terms.atoms) flatten_product(atom.expr(), factors[atom]);
     for (const Expr &candidate : factors.begin()->second) {
       if (candidate.is_const()) continue;
       bool common = true;
@@ -396,21 +438,22 @@ class Context {
         common = common && std::any_of(list.begin(), list.end(), [&](const Expr &f) { return f == candidate; });
       if (!common) continue;
       LinearTerms sign_of;
-      sign_of.coefficients.emplace(print(candidate), 1);
-      sign_of.atoms.emplace(print(candidate), candidate);
+      const AtomKey factor = reader_->table().intern(candidate);
+      sign_of.coefficients.emplace(factor, 1);
+      sign_of.atoms.insert(factor);
       const std::optional<Int> lo = inequalities_.lower_bound(sign_of);
       const std::optional<Int> hi = inequalities_.upper_bound(sign_of);
       const int sign = lo && *lo >= 1 ? 1 : hi && *hi <= -1 ? -1 : 0;
       if (sign == 0) continue;
       // Q: each atom with one `candidate` factor removed.
-      LinearFact quotient{linear.form, linear.bound, v, {}};
+      LinearFact quotient{linear.dtype, linear.bound, v, {}};
       Int constant = 0;  // Q = terms + constant
       for (const auto &[key, coefficient] : linear.terms.coefficients) {
         std::vector<Expr> rest = factors.at(key);
         rest.erase(std::find(rest.begin(), rest.end(), candidate));
         Expr atom = rest.empty() ? Expr::constant(Value::integer(DType::Index, 1)) : rest[0];
         for (std::size_t i = 1; i < rest.size(); ++i) atom = Expr::make(Op::Mul, DType::Index, {atom, rest[i]});
-        if (!read_linear_terms(atom, coefficient, quotient.terms, constant)) return std::nullopt;
+        if (!read_linear_terms(atom, coefficient, reader_->table(), quotient.terms, constant)) return std::nullopt;
       }
       if (quotient.terms.coefficients.empty()) return std::nullopt;
       if (sign < 0) {
@@ -435,7 +478,8 @@ class Context {
 
   ComparisonReader *reader_;
   std::vector<std::pair<Expr, bool>> known_;
-  ByText<Range> ranges_;
+  // The range of each linear form.
+  std::map<FormKey, Range, FormOrder, PoolAllocator<std::pair<const FormKey, Range>>> ranges_;
   LinearInequalities inequalities_;
 };
 

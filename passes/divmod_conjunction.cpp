@@ -24,14 +24,14 @@ struct Window {
 // Room for the constants of a window and the combined bounds computed from them.
 constexpr Int kLimit = Int(1) << 60;
 
-std::optional<Window> read_window(const Expr &operand) {
+std::optional<Window> read_window(const Expr &operand, AtomTable &table) {
   const Op op = operand.op();
   if (op != Op::Eq && op != Op::Lt && op != Op::Le && op != Op::Gt && op != Op::Ge) return std::nullopt;
   if (operand.arg(0).dtype() != DType::Index) return std::nullopt;
   Window window;
   Int constant = 0;
-  if (!read_linear_terms(operand.arg(0), 1, window.form, constant) ||
-      !read_linear_terms(operand.arg(1), -1, window.form, constant) || window.form.coefficients.empty())
+  if (!read_linear_terms(operand.arg(0), 1, table, window.form, constant) ||
+      !read_linear_terms(operand.arg(1), -1, table, window.form, constant) || window.form.coefficients.empty())
     return std::nullopt;
   if (constant >= kLimit || constant <= -kLimit) return std::nullopt;
   for (const auto &term : window.form.coefficients)
@@ -66,7 +66,7 @@ std::optional<Window> read_window(const Expr &operand) {
 
 std::string key_of(const LinearTerms &form) {
   std::string key;
-  for (const auto &[text, coefficient] : form.coefficients) key += to_string(coefficient) + "*(" + text + ")+";
+  for (const auto &[atom, coefficient] : form.coefficients) key += to_string(coefficient) + "*(" + atom.text() + ")+";
   return key;
 }
 
@@ -75,8 +75,8 @@ Expr index_constant(Int v) { return Expr::constant(Value::integer(DType::Index, 
 // sum of coefficient * atom + constant, as an INDEX expression.
 Expr build_sum(const LinearTerms &form, Int constant) {
   std::optional<Expr> sum;
-  for (const auto &[text, coefficient] : form.coefficients) {
-    const Expr &atom = form.atoms.at(text);
+  for (const auto &[key, coefficient] : form.coefficients) {
+    const Expr &atom = key.expr();
     Expr term = coefficient == 1 ? atom : Expr::make(Op::Mul, DType::Index, {atom, index_constant(coefficient)});
     sum = sum ? Expr::make(Op::Add, DType::Index, {*sum, term}) : term;
   }
@@ -97,7 +97,7 @@ struct Group {
 // The single atom of a one-term form with coefficient 1, or nullptr.
 const Expr *single_atom(const Group &group) {
   if (group.form.coefficients.size() != 1 || group.form.coefficients.begin()->second != 1) return nullptr;
-  return &group.form.atoms.at(group.form.coefficients.begin()->first);
+  return &group.form.coefficients.begin()->first.expr();
 }
 
 bool is_floor_by_positive_constant(const Expr &atom, Op op) {
@@ -127,18 +127,18 @@ std::optional<Expr> combine_window(const Group &group) {
   const Int width = *group.hi - *group.lo + 1;
   if (width < 2) return std::nullopt;
   for (int sign : {-1, 1}) {
-    for (const auto &[text, coefficient] : group.form.coefficients) {
+    for (const auto &[t, coefficient] : group.form.coefficients) {
       if (coefficient != sign * width) continue;
       // With sign 1 the form is read negated: -P in [-hi, -lo] holds -P = N - c*t.
       LinearTerms numerator;
       for (const auto &[other, c] : group.form.coefficients) {
-        if (other == text) continue;
+        if (other == t) continue;
         numerator.coefficients.emplace(other, sign < 0 ? c : -c);
-        numerator.atoms.emplace(other, group.form.atoms.at(other));
+        numerator.atoms.insert(other);
       }
       const Int k = sign < 0 ? *group.lo : -*group.hi;
       const Expr quotient = Expr::make(Op::FloorDiv, DType::Index, {build_sum(numerator, -k), index_constant(width)});
-      return compare(Op::Eq, group.form.atoms.at(text), quotient);
+      return compare(Op::Eq, t.expr(), quotient);
     }
   }
   return std::nullopt;
@@ -154,10 +154,11 @@ void flatten(const Expr &expr, std::vector<Expr> &operands) {
 }
 
 Expr combine_chain(const std::vector<Expr> &operands) {
+  AtomTable table;  // the atoms of the windows: outlives the groups, which point into it
   std::map<std::string, Group> groups;
   std::vector<std::string> order;  // keys in the order of their first operand
   for (std::size_t i = 0; i < operands.size(); ++i) {
-    std::optional<Window> window = read_window(operands[i]);
+    std::optional<Window> window = read_window(operands[i], table);
     if (!window) continue;
     const std::string key = key_of(window->form);
     auto [slot, inserted] = groups.try_emplace(key);
@@ -187,7 +188,7 @@ Expr combine_chain(const std::vector<Expr> &operands) {
     if (!q || !is_floor_by_positive_constant(*q, Op::FloorDiv) || !quotient.lo || quotient.lo != quotient.hi) continue;
     if (*quotient.lo >= kLimit || *quotient.lo <= -kLimit) continue;
     const Expr r = Expr::make(Op::FloorMod, DType::Index, {q->arg(0), q->arg(1)});
-    auto remainder = groups.find(key_of(LinearTerms{{{print(r), 1}}, {}}));
+    auto remainder = groups.find(key_of(LinearTerms{{{table.intern(r), 1}}, {}}));
     if (remainder == groups.end()) continue;
     std::vector<std::size_t> indices = quotient.operands;
     indices.insert(indices.end(), remainder->second.operands.begin(), remainder->second.operands.end());

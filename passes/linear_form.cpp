@@ -38,6 +38,8 @@ class Atom {
  public:
   explicit Atom(const AtomEntry &entry) : entry_(&entry) {}
   const std::string &text() const {
+    // A variable prints as its name: nothing to print (most atoms are variables).
+    if (entry_->expr.op() == Op::Var) return entry_->expr.name();
     if (!entry_->text) entry_->text = print(entry_->expr);
     return *entry_->text;
   }

@@ -31,22 +31,44 @@ std::optional<Int> min_of(std::optional<Int> a, std::optional<Int> b) {
 
 }  // namespace
 
-bool read_linear_terms(const Expr &expr, Int scale, LinearTerms &terms, Int &constant) {
+AtomKey AtomTable::intern(const Expr &atom) {
+  // A variable prints as its name: found by it, without printing or remembering the node.
+  if (atom.op() == Op::Var) {
+    auto entry = by_text_.find(atom.name());
+    if (entry == by_text_.end()) entry = by_text_.emplace(atom.name(), AtomEntry{atom, std::nullopt}).first;
+    return AtomKey(*entry);
+  }
+  if (auto it = by_node_.find(atom.identity()); it != by_node_.end()) return it->second.second;
+  std::string text = print(atom);
+  auto entry = by_text_.find(text);
+  if (entry == by_text_.end()) entry = by_text_.emplace(std::move(text), AtomEntry{atom, std::nullopt}).first;
+  const AtomKey key(*entry);
+  by_node_.emplace(atom.identity(), std::make_pair(atom, key));
+  return key;
+}
+
+Interval AtomTable::interval(AtomKey atom, const BoundsOracle &bounds) {
+  std::optional<Interval> &known = atom.entry_->second.interval;
+  if (!known) known = bounds(atom.expr());
+  return *known;
+}
+
+bool read_linear_terms(const Expr &expr, Int scale, AtomTable &table, LinearTerms &terms, Int &constant) {
   if (!in_range(scale)) return false;
   switch (expr.op()) {
     case Op::Add:
-      return read_linear_terms(expr.arg(0), scale, terms, constant) &&
-             read_linear_terms(expr.arg(1), scale, terms, constant);
+      return read_linear_terms(expr.arg(0), scale, table, terms, constant) &&
+             read_linear_terms(expr.arg(1), scale, table, terms, constant);
     case Op::Sub:
-      return read_linear_terms(expr.arg(0), scale, terms, constant) &&
-             read_linear_terms(expr.arg(1), -scale, terms, constant);
+      return read_linear_terms(expr.arg(0), scale, table, terms, constant) &&
+             read_linear_terms(expr.arg(1), -scale, table, terms, constant);
     case Op::Neg:
-      return read_linear_terms(expr.arg(0), -scale, terms, constant);
+      return read_linear_terms(expr.arg(0), -scale, table, terms, constant);
     case Op::Mul:
       for (int k = 0; k < 2; ++k) {
         if (!expr.arg(k).is_const()) continue;
         std::optional<Int> scaled = checked_mul(scale, expr.arg(k).value().i);
-        return scaled && read_linear_terms(expr.arg(1 - k), *scaled, terms, constant);
+        return scaled && read_linear_terms(expr.arg(1 - k), *scaled, table, terms, constant);
       }
       break;
     case Op::Const: {
@@ -58,14 +80,14 @@ bool read_linear_terms(const Expr &expr, Int scale, LinearTerms &terms, Int &con
     default:
       break;
   }
-  std::string key = print(expr);
-  Int &coefficient = terms.coefficients[key];
-  coefficient += scale;
-  if (!in_range(coefficient)) return false;
-  if (coefficient == 0) {
-    terms.coefficients.erase(key);
+  const AtomKey key = table.intern(expr);
+  auto [term, inserted] = terms.coefficients.try_emplace(key, 0);
+  term->second += scale;
+  if (!in_range(term->second)) return false;
+  if (term->second == 0) {
+    terms.coefficients.erase(term);
   } else {
-    terms.atoms.emplace(std::move(key), expr);
+    terms.atoms.insert(key);
   }
   return true;
 }
@@ -73,21 +95,19 @@ bool read_linear_terms(const Expr &expr, Int scale, LinearTerms &terms, Int &con
 void LinearInequalities::add(const LinearTerms &terms, Int bound) {
   if (terms.coefficients.empty() || !in_range(bound) || inequalities_.size() >= kMaxInequalities) return;
   inequalities_.push_back({terms.coefficients, bound});
-  for (const auto &[key, atom] : terms.atoms)
-    if (terms.coefficients.contains(key)) atoms_.emplace(key, atom);
+  for (const auto &[key, coefficient] : terms.coefficients) atoms_.insert(key);
 }
 
-void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequality> &known,
-                                    std::vector<Inequality> &out, AtomsByText &atoms) const {
+void LinearInequalities::atom_facts(AtomKey key, const std::vector<Inequality> &known,
+                                    std::vector<Inequality> &out) const {
+  const Expr &atom = key.expr();
   if (atom.dtype() != DType::Index) return;
-  const std::string key = print(atom);
   // sign * (atom - arg) <= -offset, i.e. atom <= arg - offset (sign 1) or atom >= arg + offset (sign -1):
   // with -sign * arg read as terms T + constant K, sign * atom + T <= -offset - K.
   auto relate = [&](const Expr &arg, Int sign, Int offset) {
     LinearTerms terms;
     Int constant = 0;
-    if (!read_linear_terms(arg, -sign, terms, constant)) return;
-    atoms.insert(terms.atoms.begin(), terms.atoms.end());
+    if (!read_linear_terms(arg, -sign, *table_, terms, constant)) return;
     terms.coefficients[key] += sign;
     std::erase_if(terms.coefficients, [](const auto &term) { return term.second == 0; });
     if (!terms.coefficients.empty()) out.push_back({terms.coefficients, -offset - constant});
@@ -119,11 +139,10 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
     }
     LinearTerms terms;
     Int constant = 0;
-    if (!read_linear_terms(m, 1, terms, constant) || terms.coefficients.empty()) return 0;
-    atoms.insert(terms.atoms.begin(), terms.atoms.end());  // their intervals count
-    std::optional<Int> upper = search(terms.coefficients, known, atoms, 1);
+    if (!read_linear_terms(m, 1, *table_, terms, constant) || terms.coefficients.empty()) return 0;
+    std::optional<Int> upper = search(terms.coefficients, known, 1);
     for (auto &term : terms.coefficients) term.second = -term.second;
-    std::optional<Int> negated_upper = search(terms.coefficients, known, atoms, 1);
+    std::optional<Int> negated_upper = search(terms.coefficients, known, 1);
     if (negated_upper && constant - *negated_upper >= 1) return 1;  // lower bound of m
     if (upper && constant + *upper <= -1) return -1;
     return 0;
@@ -159,8 +178,7 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
   const Int m = divisor.value().i;
   LinearTerms numerator;
   Int constant = 0;
-  if (!read_linear_terms(atom.arg(0), 1, numerator, constant)) return;
-  atoms.insert(numerator.atoms.begin(), numerator.atoms.end());
+  if (!read_linear_terms(atom.arg(0), 1, *table_, numerator, constant)) return;
   Coefficients below = numerator.coefficients;  // N - m*q >= 0 (m >= 1): m*q - N <= 0
   Coefficients above = numerator.coefficients;  // N - m*q <= |m| - 1
   for (auto &term : below) term.second = -term.second;
@@ -177,11 +195,23 @@ void LinearInequalities::atom_facts(const Expr &atom, const std::vector<Inequali
   }
 }
 
-std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(AtomsByText &atoms) const {
+std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(const AtomSet &atoms) const {
   std::vector<Inequality> known = inequalities_;
   std::vector<Inequality> facts;
-  const AtomsByText mentioned = atoms;
-  for (const auto &[key, atom] : mentioned) atom_facts(atom, inequalities_, facts, atoms);
+  // The atoms recorded and those of the query, each once, in text order: the
+  // facts come in the order of the atoms (the first ones are kept).
+  auto recorded = atoms_.begin();
+  auto asked = atoms.begin();
+  auto next = [&]() -> AtomKey {
+    if (asked == atoms.end() || (recorded != atoms_.end() && *recorded < *asked)) return *recorded++;
+    if (recorded == atoms_.end() || *asked < *recorded) return *asked++;
+    ++recorded;  // the same atom in both
+    return *asked++;
+  };
+  while (recorded != atoms_.end() || asked != atoms.end()) {
+    const AtomKey atom = next();
+    atom_facts(atom, inequalities_, facts);
+  }
   for (Inequality &fact : facts) {
     if (known.size() >= 2 * kMaxInequalities) break;
     bool fits = in_range(fact.bound);
@@ -192,7 +222,7 @@ std::vector<LinearInequalities::Inequality> LinearInequalities::with_atom_facts(
 }
 
 std::optional<Int> LinearInequalities::search(const Coefficients &form, const std::vector<Inequality> &known,
-                                              const AtomsByText &atoms, int depth) const {
+                                              int depth) const {
   if (form.empty()) return Int(0);
   // The first atom is bounded either by its interval or by eliminating it with an
   // inequality that mentions it; the rest of the form is bounded recursively.
@@ -202,15 +232,12 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
   std::optional<Int> best;
   if (bounds_) {
     // The atom's own interval: coefficient * atom <= coefficient * hi (or * lo).
-    auto atom = atoms.find(key);
-    if (atom != atoms.end()) {
-      Interval interval = bounds_(atom->second);
-      std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
-      if (side) {
-        std::optional<Int> scaled = checked_mul(coefficient, *side);
-        std::optional<Int> others = scaled ? search(rest, known, atoms, depth) : std::nullopt;
-        if (others) best = checked_add(*scaled, *others);
-      }
+    Interval interval = AtomTable::interval(key, bounds_);
+    std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
+    if (side) {
+      std::optional<Int> scaled = checked_mul(coefficient, *side);
+      std::optional<Int> others = scaled ? search(rest, known, depth) : std::nullopt;
+      if (others) best = checked_add(*scaled, *others);
     }
   }
   if (depth == 0) return best;
@@ -231,7 +258,7 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
     }
     if (!fits) continue;
     std::erase_if(remainder, [](const auto &t) { return t.second == 0; });
-    std::optional<Int> others = search(remainder, known, atoms, depth - 1);
+    std::optional<Int> others = search(remainder, known, depth - 1);
     if (!others) continue;
     best = min_of(best, checked_add(*scaled_bound, *others));
   }
@@ -240,11 +267,8 @@ std::optional<Int> LinearInequalities::search(const Coefficients &form, const st
 
 std::optional<Int> LinearInequalities::upper_bound(const LinearTerms &terms) const {
   if (terms.coefficients.empty()) return Int(0);
-  // Atoms of the query are looked up by the interval step too.
-  AtomsByText atoms = atoms_;
-  atoms.insert(terms.atoms.begin(), terms.atoms.end());
-  const std::vector<Inequality> known = with_atom_facts(atoms);
-  return search(terms.coefficients, known, atoms, kMaxEliminations);
+  const std::vector<Inequality> known = with_atom_facts(terms.atoms);
+  return search(terms.coefficients, known, kMaxEliminations);
 }
 
 namespace {
@@ -266,16 +290,14 @@ bool has_no_facts(const Expr &atom) {
 
 }  // namespace
 
-std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form, const AtomsByText &atoms) const {
+std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form) const {
   if (form.empty()) return Int(0);
   if (!bounds_) return std::nullopt;
   // search() bounds the first atom by its interval and the rest recursively,
   // stopping at the first atom without one: a1 + (a2 + (... + (an + 0))).
   std::vector<Int> terms;
   for (const auto &[key, coefficient] : form) {
-    auto atom = atoms.find(key);
-    if (atom == atoms.end()) return std::nullopt;
-    const Interval interval = bounds_(atom->second);
+    const Interval interval = AtomTable::interval(key, bounds_);
     const std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
     if (!side) return std::nullopt;
     const std::optional<Int> scaled = checked_mul(coefficient, *side);
@@ -297,25 +319,20 @@ LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) 
   // comparison of sums of variables with no assumption): the search is a sum of
   // the atoms' interval bounds, computed without copying the inequalities.
   if (inequalities_.empty() && atoms_.empty() &&
-      std::all_of(terms.atoms.begin(), terms.atoms.end(),
-                  [](const auto &entry) { return has_no_facts(entry.second); })) {
+      std::all_of(terms.atoms.begin(), terms.atoms.end(), [](AtomKey atom) { return has_no_facts(atom.expr()); })) {
     Bounds out;
-    out.upper = interval_sum(terms.coefficients, terms.atoms);
+    out.upper = interval_sum(terms.coefficients);
     Coefficients negated = terms.coefficients;
     for (auto &term : negated) term.second = -term.second;
-    if (std::optional<Int> negated_upper = interval_sum(negated, terms.atoms)) out.lower = -*negated_upper;
+    if (std::optional<Int> negated_upper = interval_sum(negated)) out.lower = -*negated_upper;
     return out;
   }
-  // The atoms known and those of the query, and those the atoms' facts mention:
-  // the interval step looks them up.
-  AtomsByText atoms = atoms_;
-  atoms.insert(terms.atoms.begin(), terms.atoms.end());
-  const std::vector<Inequality> known = with_atom_facts(atoms);
+  const std::vector<Inequality> known = with_atom_facts(terms.atoms);
   Bounds out;
-  out.upper = search(terms.coefficients, known, atoms, kMaxEliminations);
+  out.upper = search(terms.coefficients, known, kMaxEliminations);
   Coefficients negated = terms.coefficients;
   for (auto &term : negated) term.second = -term.second;
-  if (std::optional<Int> negated_upper = search(negated, known, atoms, kMaxEliminations)) out.lower = -*negated_upper;
+  if (std::optional<Int> negated_upper = search(negated, known, kMaxEliminations)) out.lower = -*negated_upper;
   return out;
 }
 

@@ -21,7 +21,10 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/expr.h"
@@ -30,27 +33,77 @@
 
 namespace eqsat {
 
-// Maps keyed by an atom's printed text. Their entries come from the thread's free
+// An INDEX atom of a linear form, interned in an AtomTable: one printed text is one
+// atom, as when the forms were maps keyed by the text itself. Copying a key copies a
+// pointer, and two keys are equal exactly when they point at the same entry; they
+// order by their text (compared only when the entries differ), so every walk of a
+// form in order is the text order it was.
+// An atom's entry in its table: the first term interned with its text, and its
+// interval once asked for (AtomTable::interval).
+struct AtomEntry {
+  Expr expr;
+  std::optional<Interval> interval;
+};
+
+class AtomKey {
+ public:
+  const std::string &text() const { return entry_->first; }
+  // The first term interned with this text.
+  const Expr &expr() const { return entry_->second.expr; }
+  friend bool operator==(AtomKey a, AtomKey b) { return a.entry_ == b.entry_; }
+  friend bool operator<(AtomKey a, AtomKey b) { return a.entry_ != b.entry_ && a.text() < b.text(); }
+
+ private:
+  friend class AtomTable;
+  explicit AtomKey(std::pair<const std::string, AtomEntry> &entry) : entry_(&entry) {}
+  std::pair<const std::string, AtomEntry> *entry_;
+};
+
+// The atoms of the forms read for one pass (a substitution of conditions, a
+// combination of conjunctions): each node is printed once, however many
+// comparisons and facts read it. Keys stay valid while the table lives.
+class AtomTable {
+ public:
+  AtomKey intern(const Expr &atom);
+  // bounds(atom.expr()), asked once per atom: the forms of one pass ask one oracle
+  // about one e-graph, whose intervals the asking does not change (it only adds the
+  // atom's nodes), and the bounded search asks about the same atoms again and again.
+  static Interval interval(AtomKey atom, const BoundsOracle &bounds);
+
+ private:
+  template <class V>
+  using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
+                                    PoolAllocator<std::pair<const void *const, V>>>;
+  ByNode<std::pair<Expr, AtomKey>> by_node_;  // keeps each node alive: its address stays unique
+  // Node-based: the entries AtomKeys point at stay put.
+  std::map<std::string, AtomEntry, std::less<>, PoolAllocator<std::pair<const std::string, AtomEntry>>> by_text_;
+};
+
+// Maps and sets keyed by interned atoms. Their entries come from the thread's free
 // lists (ir/pool_allocator.h): forms are read, copied and dropped at every
 // comparison a pass looks at.
 template <class V>
-using ByText = std::map<std::string, V, std::less<std::string>, PoolAllocator<std::pair<const std::string, V>>>;
-using Coefficients = ByText<Int>;
-using AtomsByText = ByText<Expr>;
+using ByAtom = std::map<AtomKey, V, std::less<AtomKey>, PoolAllocator<std::pair<const AtomKey, V>>>;
+using Coefficients = ByAtom<Int>;
+using AtomSet = std::set<AtomKey, std::less<AtomKey>, PoolAllocator<AtomKey>>;
 
-// A linear form over atoms keyed by their printed text: sum of coefficient * atom.
+// A linear form over interned atoms: sum of coefficient * atom.
 struct LinearTerms {
   Coefficients coefficients;  // no zero coefficient
-  AtomsByText atoms;          // the atom of each key
+  AtomSet atoms;              // every atom read, those whose terms cancelled too
 };
 
-// Adds scale * expr (an INDEX term) to `terms` and `constant`. False when a
-// coefficient leaves the safe range: the term is then not read at all.
-bool read_linear_terms(const Expr &expr, Int scale, LinearTerms &terms, Int &constant);
+// Adds scale * expr (an INDEX term) to `terms` and `constant`, its atoms interned in
+// `table`. False when a coefficient leaves the safe range: the term is then not read
+// at all.
+bool read_linear_terms(const Expr &expr, Int scale, AtomTable &table, LinearTerms &terms, Int &constant);
 
 class LinearInequalities {
  public:
-  explicit LinearInequalities(BoundsOracle bounds = {}) : bounds_(std::move(bounds)) {}
+  // `table` interns the atoms of the facts and remembers their intervals: it outlives
+  // this object and its copies, and every LinearInequalities sharing it is given the
+  // same `bounds`.
+  LinearInequalities(AtomTable &table, BoundsOracle bounds = {}) : table_(&table), bounds_(std::move(bounds)) {}
 
   // Records sum(terms) <= bound, and the facts of the atoms it mentions.
   void add(const LinearTerms &terms, Int bound);
@@ -72,22 +125,20 @@ class LinearInequalities {
     Coefficients coefficients;
     Int bound;
   };
-  // `atoms`: the atom of each key the interval step may meet.
-  std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, const AtomsByText &atoms,
-                            int depth) const;
+  std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, int depth) const;
   // search() with no inequality known: the sum of each term's bound by its atom's
   // interval (the same intervals asked for, in the same order).
-  std::optional<Int> interval_sum(const Coefficients &form, const AtomsByText &atoms) const;
+  std::optional<Int> interval_sum(const Coefficients &form) const;
   // The facts of `atom` (see the header comment) appended to `out`.
-  // `atoms` gains the atoms the facts mention.
-  void atom_facts(const Expr &atom, const std::vector<Inequality> &known, std::vector<Inequality> &out,
-                  AtomsByText &atoms) const;
-  // The recorded inequalities and the facts of `atoms` (which gains the atoms they mention).
-  std::vector<Inequality> with_atom_facts(AtomsByText &atoms) const;
+  void atom_facts(AtomKey atom, const std::vector<Inequality> &known, std::vector<Inequality> &out) const;
+  // The recorded inequalities and the facts of their atoms and of `atoms`, in the
+  // order of their text.
+  std::vector<Inequality> with_atom_facts(const AtomSet &atoms) const;
 
+  AtomTable *table_;
   BoundsOracle bounds_;
   std::vector<Inequality> inequalities_;
-  AtomsByText atoms_;
+  AtomSet atoms_;
 };
 
 }  // namespace eqsat

@@ -172,10 +172,13 @@ class MinMaxOffsets {
   }
 
   // print(atom), remembered by node: a subterm is read again for every sum and
-  // chain around it.
+  // chain around it. A variable prints as its name (copied, not printed).
   TextKey printed(const Expr &atom) {
     auto it = printed_.find(atom.identity());
-    if (it == printed_.end()) it = printed_.emplace(atom.identity(), std::make_pair(atom, print(atom))).first;
+    if (it == printed_.end()) {
+      std::string text = atom.op() == Op::Var ? atom.name() : print(atom);
+      it = printed_.emplace(atom.identity(), std::make_pair(atom, std::move(text))).first;
+    }
     return TextKey{&it->second.second};
   }
 
