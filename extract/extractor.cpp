@@ -17,16 +17,27 @@ TreeExtractor::TreeExtractor(const EGraph& egraph, const CostProfile& profile) :
 
   // Relax until no class improves. Each pass visits classes in id order, so the
   // result is deterministic; costs only decrease, so this terminates.
-  for (bool changed = true; changed;) {
-    changed = false;
+  //
+  // A pass is the last one when no class improved after a node of the pass had read
+  // it: then every class was weighed against its operands' final values, so another
+  // pass would change nothing (each class's choice is then the first of its best nodes
+  // in node order, as after any number of passes). `read_in` records the last pass
+  // that read each class. An e-graph built bottom up (operands before the nodes over
+  // them, the usual id order) thus takes one pass instead of two.
+  std::vector<uint32_t> read_in(best_.size(), 0);
+  for (uint32_t pass = 1, again = 1; again; ++pass) {
+    again = 0;
     for (ClassId id : ids) {
       Best& best = best_[id.value];
       const ENode*& chosen = selection_[id.value];
+      bool improved = false;
       for (const ENode& node : egraph.eclass(id).nodes) {
         Cost cost = profile.op_cost(node.op, node.dtype);
         uint64_t size = 1;
         for (ClassId child : node.children) {
-          const Best& child_best = best_[egraph.find(child).value];
+          const uint32_t operand = egraph.find(child).value;
+          const Best& child_best = best_[operand];
+          read_in[operand] = pass;
           cost = cost + child_best.cost;
           size += child_best.size;
         }
@@ -36,9 +47,11 @@ TreeExtractor::TreeExtractor(const EGraph& egraph, const CostProfile& profile) :
         if (better) {
           best = Best{cost, size};
           chosen = &node;
-          changed = true;
+          improved = true;
         }
       }
+      // (A class read by its own nodes counts as read before it improved.)
+      if (improved && read_in[id.value] == pass) again = 1;
     }
   }
   choose_by_term_order(ids);

@@ -125,6 +125,26 @@ TEST(TreeExtractor, CyclesInTheGraphAreHarmless) {
   EXPECT_EQ(best.cost, Cost(1));
 }
 
+TEST(TreeExtractor, WeighsAgainAClassThatGotCheaperAfterItsParentReadIt) {
+  // The class of y * 2 is merged into that of y + y, a later class with more parents,
+  // which stays the root: the sum over it then comes before its operand in id order.
+  // The first pass weighs the sum before its operand has a cost, so it must pass again.
+  EGraph g;
+  ClassId twice = g.add_expr(bin(Op::Mul, var("y"), lit(2)));
+  ClassId sum = g.add_expr(bin(Op::Add, bin(Op::Mul, var("y"), lit(2)), lit(1)));
+  ClassId doubled = g.add_expr(bin(Op::Add, var("y"), var("y")));
+  g.add_expr(bin(Op::Sub, bin(Op::Add, var("y"), var("y")), lit(3)));
+  g.add_expr(bin(Op::Mul, bin(Op::Add, var("y"), var("y")), lit(4)));
+  g.merge(twice, doubled);
+  g.rebuild();
+  ASSERT_EQ(g.find(twice), g.find(doubled));
+  ASSERT_GT(g.find(twice).value, g.find(sum).value) << "the operand must come after the sum";
+  auto mul_expensive = CostProfile::from_json_text(R"({"ops": {"mul": 5}})", "p");
+  Extracted best = TreeExtractor(g, *mul_expensive).extract(sum);
+  ASSERT_EQ(best.cost, Cost(5)) << "y + y + 1, at one per addition and leaf";
+  EXPECT_EQ(print(best.expr), "y + y + 1");
+}
+
 TEST(TreeExtractor, WritesConstantsOnTheRight) {
   EGraph g;
   ClassId sum = g.add_expr(bin(Op::Add, lit(7), var("x")));
