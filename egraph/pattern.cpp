@@ -150,10 +150,7 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
           // The root need not be looked up: after a rebuild, a class's list holds its
           // nodes in canonical form, sorted, and the target's is in cache (the matches
           // come by class).
-          ENode node = operation_node(pnode, built);
-          if (egraph.sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-            std::swap(node.children[0], node.children[1]);
-          }
+          const ENode node = egraph.probe_key(operation_node(pnode, built));
           const std::vector<ENode>& nodes = egraph.eclass(target).nodes;
           return std::binary_search(nodes.begin(), nodes.end(), node);
         }
