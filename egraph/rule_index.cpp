@@ -40,7 +40,8 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
         shape.operand_needs[i] = kKnownConstantBit;
       }
     }
-    roots_[r].constrained = (shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2]) != 0;
+    roots_[r].needs = shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2];
+    roots_[r].constrained = roots_[r].needs != 0;
   }
 }
 

@@ -49,7 +49,18 @@ struct RuleRoot {
   bool rooted = false;       // the left side is an operation (not a variable or a constant)
   bool constrained = false;  // its RootShape needs something of some operand
   FastMath fast_math;
+  // The union of its RootShape's operand needs. Each need is one bit, so the rewrite
+  // can match only in an e-graph some of whose classes hold every bit of it: the
+  // runner's first test, one mask per rewrite (see may_match_somewhere).
+  uint64_t needs = 0;
 };
+
+// Whether a rewrite with root `root` may match in an e-graph whose classes together
+// hold `held_anywhere` (the union of their summaries): each operand need is a single
+// bit, which some class must hold.
+inline bool may_match_somewhere(const RuleRoot& root, uint64_t held_anywhere) {
+  return (root.needs & ~held_anywhere) == 0;
+}
 
 class RuleIndex {
  public:

@@ -597,11 +597,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId>& filtered = scratch.filtered;
     filtered.clear();
     std::size_t candidates = 0;
-    const OpIndex::Held anywhere = {op_index.held_anywhere(), op_index.held_anywhere(), op_index.held_anywhere()};
+    // A rewrite whose operands need what no class holds matches nowhere: most of the
+    // rewrites of a small e-graph's buckets are dropped by this one test, before
+    // `consider` (a mask per rewrite; see RuleRoot::needs).
+    const uint64_t held_anywhere = op_index.held_anywhere();
     // Adds rewrite `r` to to_search unless no class is a candidate for it.
     auto consider = [&](uint32_t r, const RuleRoot& root, std::size_t limit) {
-      // A rewrite whose operands need what no class holds matches nowhere.
-      if (root.constrained && !meets(rule_index->shape(r), anywhere)) return;
       const std::vector<ClassId>* classes = root.rooted ? &op_index.classes_with(root.op) : &ids;
       candidates += classes->size();
       std::size_t begin = 0, end = classes->size();
@@ -631,6 +632,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           ++stats.banned;
           continue;
         }
+        if (!may_match_somewhere(root, held_anywhere)) continue;
         consider(static_cast<uint32_t>(r), root, shifted(scheduler.match_limit, ban.times_banned));
       }
     } else {
@@ -641,7 +643,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         searched_buckets.push_back(rule_index->bucket_of(bucket.front()));
         for (uint32_t r : bucket) {
           const RuleRoot& root = rule_index->root(r);
-          if (fast_math.includes(root.fast_math)) consider(r, root, RunLimits::kNoLimit);
+          if (fast_math.includes(root.fast_math) && may_match_somewhere(root, held_anywhere))
+            consider(r, root, RunLimits::kNoLimit);
         }
       };
       for (int op = 0; op < kNumOps; ++op) {
