@@ -130,22 +130,27 @@ void EGraph::drop_facts(EClass& eclass) {
 }
 
 uint32_t EGraph::intern_symbol(std::string_view name) {
-  auto it = symbol_index_.find(std::string(name));
-  if (it != symbol_index_.end()) return it->second;
-  uint32_t index = static_cast<uint32_t>(symbols_.size());
+  const std::size_t hash = std::hash<std::string_view>{}(name);
+  const uint32_t found = symbol_index_.find(hash, [&](uint32_t index) { return symbols_[index] == name; });
+  if (found != InternIndex::kAbsent) return found;
+  const auto index = static_cast<uint32_t>(symbols_.size());
   symbols_.emplace_back(name);
-  symbol_index_.emplace(std::string(name), index);
+  symbol_index_.insert(hash, index);
   return index;
 }
 
+std::optional<uint32_t> EGraph::constant_index(const Value& value, std::size_t hash) const {
+  const uint32_t found = constant_index_.find(hash, [&](uint32_t index) { return constants_[index] == value; });
+  if (found == InternIndex::kAbsent) return std::nullopt;
+  return found;
+}
+
 uint32_t EGraph::intern_constant(const Value& value) {
-  auto& bucket = constant_index_[hash_value(value)];
-  for (uint32_t index : bucket) {
-    if (constants_[index] == value) return index;
-  }
-  uint32_t index = static_cast<uint32_t>(constants_.size());
+  const std::size_t hash = hash_value(value);
+  if (std::optional<uint32_t> found = constant_index(value, hash)) return *found;
+  const auto index = static_cast<uint32_t>(constants_.size());
   constants_.push_back(value);
-  bucket.push_back(index);
+  constant_index_.insert(hash, index);
   return index;
 }
 
@@ -179,18 +184,13 @@ std::optional<ClassId> EGraph::lookup(ENode node) const {
 }
 
 std::optional<ClassId> EGraph::lookup_constant(const Value& value) const {
-  auto bucket = constant_index_.find(hash_value(value));
-  if (bucket == constant_index_.end()) return std::nullopt;
-  for (uint32_t index : bucket->second) {
-    if (constants_[index] == value) {
-      ENode leaf;
-      leaf.op = Op::Const;
-      leaf.dtype = value.dtype;
-      leaf.payload = index;
-      return lookup(leaf);
-    }
-  }
-  return std::nullopt;
+  const std::optional<uint32_t> index = constant_index(value, hash_value(value));
+  if (!index) return std::nullopt;
+  ENode leaf;
+  leaf.op = Op::Const;
+  leaf.dtype = value.dtype;
+  leaf.payload = *index;
+  return lookup(leaf);
 }
 
 bool EGraph::nothing_known_of_sum_or_product(const ENode& node) const {
@@ -344,12 +344,21 @@ void EGraph::materialize_constant(ClassId id) {
   merge(id, constant_class, Reason::analysis());
 }
 
+ClassId EGraph::add_leaf(ENode node, std::vector<ClassId>& classes, std::size_t slot) {
+  if (explain_) return add(std::move(node));
+  if (slot < classes.size() && classes[slot].valid()) return union_find_.find_mut(classes[slot]);
+  const ClassId id = add(std::move(node));
+  if (slot >= classes.size()) classes.resize(slot + 1);
+  classes[slot] = id;
+  return id;
+}
+
 ClassId EGraph::add_constant(const Value& value) {
   ENode leaf;
   leaf.op = Op::Const;
   leaf.dtype = value.dtype;
   leaf.payload = intern_constant(value);
-  return add(std::move(leaf));
+  return add_leaf(leaf, constant_classes_, leaf.payload);
 }
 
 ClassId EGraph::add_var(std::string_view name, DType dtype) {
@@ -357,7 +366,7 @@ ClassId EGraph::add_var(std::string_view name, DType dtype) {
   leaf.op = Op::Var;
   leaf.dtype = dtype;
   leaf.payload = intern_symbol(name);
-  return add(std::move(leaf));
+  return add_leaf(leaf, var_classes_, std::size_t{leaf.payload} * kNumDTypes + static_cast<std::size_t>(dtype));
 }
 
 ClassId EGraph::add_expr(const Expr& expr) {
@@ -607,6 +616,10 @@ void EGraph::repair_classes(unsigned threads) {
     trim(eclass.nodes);
     trim(eclass.parents);
   }
+  // The list goes back, empty, with its storage: the many small rebuilds of a batch
+  // then mark their classes without allocating it anew (rebuild frees it if large).
+  dirty.clear();
+  dirty_.swap(dirty);
 }
 
 void EGraph::repair_class(ClassId id) {
@@ -721,6 +734,8 @@ void EGraph::clear() {
   constants_.clear();
   constant_index_.clear();
   var_intervals_.clear();
+  var_classes_.clear();
+  constant_classes_.clear();
   contradictions_ = 0;
   epoch_ = 0;
   if (explain_) explain_ = std::make_unique<Explainer>();

@@ -25,6 +25,7 @@
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
 #include "egraph/explain.h"
+#include "egraph/intern_index.h"
 #include "egraph/node_memo.h"
 #include "egraph/parent.h"
 #include "egraph/union_find.h"
@@ -191,6 +192,8 @@ class EGraph {
 
  private:
   ENode canonicalize(ENode node) const;
+  // The number of an interned constant equal to `value` (of hash_value `hash`), if any.
+  std::optional<uint32_t> constant_index(const Value& value, std::size_t hash) const;
   // The same, compressing union-find paths on the way (not for concurrent readers).
   ENode canonicalize_mut(ENode node);
   bool merge_classes(ClassId a, ClassId b);
@@ -252,11 +255,22 @@ class EGraph {
   // made non-canonical: checked (and dropped if stale) at its end.
   std::vector<ENode> maybe_stale_;
 
+  // Interned leaves: names and constants by number, and their indices (which keep
+  // their storage from one case to the next: see egraph/intern_index.h).
   std::vector<std::string> symbols_;
-  std::unordered_map<std::string, uint32_t> symbol_index_;
+  InternIndex symbol_index_;  // by std::hash of the name
   std::vector<Value> constants_;
-  std::unordered_map<std::size_t, std::vector<uint32_t>> constant_index_;  // by hash
-  std::unordered_map<uint32_t, Interval> var_intervals_;                   // by symbol
+  InternIndex constant_index_;                            // by hash_value
+  std::unordered_map<uint32_t, Interval> var_intervals_;  // by symbol
+  // The class of every leaf added through add_var or add_constant, by its number
+  // (a variable's by symbol and dtype): the normal forms add the same few leaves again
+  // and again, and a class found here costs no hash-cons lookup. A leaf has no operands,
+  // so it never changes form: an entry stays right, a merge only makes it non-canonical
+  // (find). Not used with explanations, which give every exact term an id of its own.
+  std::vector<ClassId> var_classes_;       // symbol * kNumDTypes + dtype; invalid if none
+  std::vector<ClassId> constant_classes_;  // by constant number; invalid if none
+  // The class of leaf `node` through `classes[slot]`, added if it is not there yet.
+  ClassId add_leaf(ENode node, std::vector<ClassId>& classes, std::size_t slot);
   std::size_t contradictions_ = 0;
   uint32_t epoch_ = 0;
   std::unique_ptr<Explainer> explain_;

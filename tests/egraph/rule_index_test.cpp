@@ -119,6 +119,29 @@ TEST(RuleIndex, ARunWithTheIndexOrWithoutOneOrWithAStaleOneIsTheSame) {
   }
 }
 
+TEST(RuleIndex, ARootsNeedsAreTheOperationsItsOperandsMustHold) {
+  // product-plus needs a product under its root; add-zero a known constant; a rule
+  // over plain variables needs nothing.
+  const std::vector<Rewrite> rules = {
+      product_plus(), rewrite("add-zero", {{"x", DType::Index, false}}, bin(Op::Add, var("x"), lit(0)), var("x")),
+      rewrite("swap", {{"x", DType::Index, false}, {"y", DType::Index, false}}, bin(Op::Sub, var("x"), var("y")),
+              bin(Op::Add, var("x"), bin(Op::Sub, lit(0), var("y"))))};
+  const RuleIndex index(rules);
+  EXPECT_EQ(index.root(0).needs, class_summary_bit(Op::Mul));
+  EXPECT_EQ(index.root(1).needs, kKnownConstantBit);
+  EXPECT_EQ(index.root(2).needs, 0u);
+  EXPECT_FALSE(index.root(2).constrained);
+
+  // An e-graph whose classes hold only additions and variables: no product anywhere,
+  // so product-plus may not match; with a product somewhere, it may.
+  const uint64_t sums = class_summary_bit(Op::Add) | class_summary_bit(Op::Var);
+  EXPECT_FALSE(may_match_somewhere(index.root(0), sums));
+  EXPECT_TRUE(may_match_somewhere(index.root(0), sums | class_summary_bit(Op::Mul)));
+  EXPECT_FALSE(may_match_somewhere(index.root(1), sums));
+  EXPECT_TRUE(may_match_somewhere(index.root(1), sums | kKnownConstantBit));
+  EXPECT_TRUE(may_match_somewhere(index.root(2), 0));
+}
+
 TEST(RuleIndex, AClassWithoutTheOperandsARuleNeedsIsNotMatched) {
   // y + x has no product under it: product-plus never fires, and x + 0 has no
   // constant: add-zero neither.
