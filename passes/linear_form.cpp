@@ -529,24 +529,28 @@ class Normalizer {
     return k == 1 ? m : Expr::make(Op::Mul, t, {m, constant(t, k)});
   }
 
+  // The positive terms first, then the negative ones, each in the polynomial's
+  // order: two walks over it (the terms are not copied out).
   Expr from_poly(const Poly &poly, DType t) const {
-    Int c = 0;
-    std::vector<std::pair<Monomial, Int>> positive, negative;
-    for (const auto &[monomial, k] : poly) {
-      if (monomial.empty()) {
-        c = k;
-      } else {
-        (k > 0 ? positive : negative).push_back({monomial, k});
-      }
-    }
+    // The constant term, when there is one, is the first (its monomial is empty).
+    Int c = !poly.empty() && poly.begin()->first.empty() ? poly.begin()->second : 0;
+    bool any_negative = false;
     std::optional<Expr> out;
     auto append = [&](Op op, Expr e) { out = out ? Expr::make(op, t, {*out, std::move(e)}) : std::move(e); };
-    for (const auto &[monomial, k] : positive) append(Op::Add, term(monomial, k, t));
-    if (!out && c != 0 && !negative.empty()) {
+    for (const auto &[monomial, k] : poly) {
+      if (monomial.empty()) continue;
+      if (k > 0) {
+        append(Op::Add, term(monomial, k, t));
+      } else {
+        any_negative = true;
+      }
+    }
+    if (!out && c != 0 && any_negative) {
       out = constant(t, c);  // c - terms
       c = 0;
     }
-    for (const auto &[monomial, k] : negative) {
+    for (const auto &[monomial, k] : poly) {
+      if (monomial.empty() || k > 0) continue;
       if (out) {
         append(Op::Sub, term(monomial, -k, t));
       } else if (k == -1) {
