@@ -118,9 +118,9 @@ class Normalizer {
 
   Expr normalize(const Expr &expr) {
     if (expr.op() == Op::Var || expr.op() == Op::Const) return expr;
-    if (auto it = memo_.find(expr.identity()); it != memo_.end()) return it->second.second;
+    if (auto it = nodes_.find(expr.identity()); it != nodes_.end() && it->second.normal) return *it->second.normal;
     Expr out = normalize_uncached(expr);
-    memo_.emplace(expr.identity(), std::make_pair(expr, out));  // keeps expr alive: its address stays unique
+    facts_of(expr).normal = out;
     return out;
   }
 
@@ -423,14 +423,14 @@ class Normalizer {
   // The atom of `term`, by its structure (remembered by node: the same subterm is
   // read again for every sum around it).
   Atom intern(const Expr &term) {
-    if (auto it = interned_.find(term.identity()); it != interned_.end()) return it->second.second;
+    if (auto it = nodes_.find(term.identity()); it != nodes_.end() && it->second.atom) return *it->second.atom;
     const std::size_t hash = structural_hash(term);
     std::optional<Atom> atom;
     for (auto [it, end] = atoms_.equal_range(hash); it != end && !atom; ++it) {
       if (it->second.expr == term) atom.emplace(it->second);
     }
     if (!atom) atom.emplace(atoms_.emplace(hash, AtomEntry(term))->second);
-    interned_.emplace(term.identity(), std::make_pair(term, *atom));  // keeps term alive: its address stays unique
+    facts_of(term).atom = atom;
     return *atom;
   }
 
@@ -448,9 +448,9 @@ class Normalizer {
       mix(hash_value(term.value()));
       return hash;
     }
-    if (auto it = hashes_.find(term.identity()); it != hashes_.end()) return it->second.second;
+    if (auto it = nodes_.find(term.identity()); it != nodes_.end() && it->second.hash) return *it->second.hash;
     for (const Expr &arg : term.args()) mix(structural_hash(arg));
-    hashes_.emplace(term.identity(), std::make_pair(term, hash));  // keeps term alive: its address stays unique
+    facts_of(term).hash = hash;
     return hash;
   }
 
@@ -463,9 +463,10 @@ class Normalizer {
   // are read again: copying their polynomial costs about as much.
   std::optional<Poly> to_poly(const Expr &expr, DType t) {
     if (!is_integer_division(expr.op())) return to_poly_uncached(expr, t);
-    if (auto it = polys_.find(expr.identity()); it != polys_.end() && it->second.dtype == t) return it->second.poly;
+    if (auto it = nodes_.find(expr.identity()); it != nodes_.end() && it->second.read && it->second.read->dtype == t)
+      return it->second.read->poly;
     std::optional<Poly> out = to_poly_uncached(expr, t);
-    polys_.insert_or_assign(expr.identity(), ReadPoly{expr, t, out});  // keeps expr alive: its address stays unique
+    facts_of(expr).read = ReadPoly{t, out};
     return out;
   }
 
@@ -529,24 +530,28 @@ class Normalizer {
     return k == 1 ? m : Expr::make(Op::Mul, t, {m, constant(t, k)});
   }
 
+  // The positive terms first, then the negative ones, each in the polynomial's
+  // order: two walks over it (the terms are not copied out).
   Expr from_poly(const Poly &poly, DType t) const {
-    Int c = 0;
-    std::vector<std::pair<Monomial, Int>> positive, negative;
-    for (const auto &[monomial, k] : poly) {
-      if (monomial.empty()) {
-        c = k;
-      } else {
-        (k > 0 ? positive : negative).push_back({monomial, k});
-      }
-    }
+    // The constant term, when there is one, is the first (its monomial is empty).
+    Int c = !poly.empty() && poly.begin()->first.empty() ? poly.begin()->second : 0;
+    bool any_negative = false;
     std::optional<Expr> out;
     auto append = [&](Op op, Expr e) { out = out ? Expr::make(op, t, {*out, std::move(e)}) : std::move(e); };
-    for (const auto &[monomial, k] : positive) append(Op::Add, term(monomial, k, t));
-    if (!out && c != 0 && !negative.empty()) {
+    for (const auto &[monomial, k] : poly) {
+      if (monomial.empty()) continue;
+      if (k > 0) {
+        append(Op::Add, term(monomial, k, t));
+      } else {
+        any_negative = true;
+      }
+    }
+    if (!out && c != 0 && any_negative) {
       out = constant(t, c);  // c - terms
       c = 0;
     }
-    for (const auto &[monomial, k] : negative) {
+    for (const auto &[monomial, k] : poly) {
+      if (monomial.empty() || k > 0) continue;
       if (out) {
         append(Op::Sub, term(monomial, -k, t));
       } else if (k == -1) {
@@ -1360,21 +1365,27 @@ class Normalizer {
   template <class V>
   using ByAtom = std::map<Atom, V, Atom::ByEntry, PoolAllocator<std::pair<const Atom, V>>>;
   ByAtom<Interval> atom_bounds_;
-  ByNode<std::pair<Expr, Expr>> memo_;  // node -> (node, normal form)
-  // quotient or remainder node -> its polynomial read in one dtype (to_poly).
+  // A quotient's or remainder's polynomial read in one dtype (to_poly).
   struct ReadPoly {
-    Expr expr;
     DType dtype;
     std::optional<Poly> poly;
   };
-  ByNode<ReadPoly> polys_;
+  // What the pass learnt of one node, each part filled in when first asked: one
+  // table for all of them (there were four, each with its own buckets and an entry,
+  // holding the node, per node it knew).
+  struct NodeFacts {
+    explicit NodeFacts(Expr node) : expr(std::move(node)) {}
+    Expr expr;                        // keeps the node alive: its address stays unique
+    std::optional<Expr> normal;       // its normal form (normalize)
+    std::optional<Atom> atom;         // its atom (intern)
+    std::optional<std::size_t> hash;  // its structural hash (compound terms only)
+    std::optional<ReadPoly> read;     // quotients and remainders only
+  };
+  ByNode<NodeFacts> nodes_;
+  NodeFacts &facts_of(const Expr &node) { return nodes_.try_emplace(node.identity(), node).first->second; }
   // The atoms, by structural hash: an Atom points at its entry (entries stay put).
   std::multimap<std::size_t, AtomEntry, std::less<std::size_t>, PoolAllocator<std::pair<const std::size_t, AtomEntry>>>
       atoms_;
-  // The atom of each term interned so far, by node.
-  ByNode<std::pair<Expr, Atom>> interned_;
-  // structural_hash's answers, by node.
-  ByNode<std::pair<Expr, std::size_t>> hashes_;
   // The atoms that are quotients `N // m`: their numerator and divisor.
   ByAtom<std::pair<Poly, Int>> quotients_;
   // The atoms that are truncating quotients `truncdiv(N, m)`, m > 1.

@@ -217,14 +217,19 @@ class MinMaxOffsets {
   Expr minmax(Op op, std::vector<Linear> operands) {
     std::vector<Linear> kept;
     kept.reserve(operands.size());
-    Map<std::string, std::size_t> kept_by_shape;  // an operand's terms -> its index in kept
+    // kept[i]'s terms as text, searched in turn: chains are short (a map of the
+    // texts allocated a node and a string per operand).
+    std::vector<std::string> shapes;
+    shapes.reserve(operands.size());
     for (Linear &operand : operands) {
-      auto [it, inserted] = kept_by_shape.try_emplace(operand.shape(), kept.size());
-      if (inserted) {
+      std::string shape = operand.shape();
+      const auto same = std::find(shapes.begin(), shapes.end(), shape);
+      if (same == shapes.end()) {
         kept.push_back(std::move(operand));
+        shapes.push_back(std::move(shape));
         continue;
       }
-      Linear &other = kept[it->second];
+      Linear &other = kept[same - shapes.begin()];
       if (op == Op::Min ? operand.constant < other.constant : operand.constant > other.constant)
         other.constant = operand.constant;
     }
@@ -239,11 +244,12 @@ class MinMaxOffsets {
     // The operand written first: its terms print first, and it is never a
     // constant one (min(y + 1, 4) stays rather than becoming min(y - 3, 0) + 4).
     std::size_t first = 0;
-    std::vector<std::string> shapes;
-    shapes.reserve(kept.size());
-    for (Linear &operand : kept) {
-      operand.add(common, -1);
-      shapes.push_back(operand.shape());
+    // Without common terms the operands, and so their shapes, are as they were.
+    if (!common.terms.empty()) {
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        kept[i].add(common, -1);
+        shapes[i] = kept[i].shape();
+      }
     }
     for (std::size_t i = 1; i < kept.size(); ++i)
       if (shapes[first].empty() || (!shapes[i].empty() && shapes[i] < shapes[first])) first = i;
