@@ -61,7 +61,9 @@ class InternIndex {
 
   // The high bits of a multiplicative hash: the callers' hashes (std::hash of a
   // string, hash_value of a constant) need not spread their low bits.
-  static uint32_t fold(std::size_t hash) { return static_cast<uint32_t>((uint64_t{hash} * 0x9E3779B97F4A7C15ull) >> 32); }
+  static uint32_t fold(std::size_t hash) {
+    return static_cast<uint32_t>((uint64_t{hash} * 0x9E3779B97F4A7C15ull) >> 32);
+  }
 
   void place(Slot slot) {
     std::size_t i = slot.hash & mask_;

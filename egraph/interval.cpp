@@ -355,6 +355,9 @@ Interval logical_not(const Interval& x) { return {offset(negate(x.hi), 1), offse
 std::optional<Interval> clamp_operand(const Interval& x, DType t) {
   if (is_float(t)) return Interval::all();
   if (is_empty(x)) return std::nullopt;
+  // INDEX allows every value: the meet with its interval would be `x` itself (most
+  // operands of a tensor compiler's arithmetic are INDEX).
+  if (t == DType::Index) return tame(x);
   auto clamped = meet(x, Interval::of_dtype(t));
   if (!clamped) return std::nullopt;
   return tame(*clamped);
