@@ -237,6 +237,36 @@ TEST(EGraph, ClearKeepsNothing) {
   EXPECT_EQ(g.check_invariants(), "");
 }
 
+TEST(EGraph, ALeafAddedAgainIsFoundInItsClassAsMergesLeaveIt) {
+  // Leaves are looked up in a table of their classes (not the hash-cons): the table
+  // must give the class a merge made canonical, per dtype, and nothing after clear.
+  EGraph g;
+  const ClassId x = g.add_var("x", DType::Index);
+  const ClassId x32 = g.add_var("x", DType::Int32);
+  const ClassId one = g.add_constant(Value::integer(DType::Index, 1));
+  EXPECT_NE(x, x32);
+  EXPECT_EQ(g.add_var("x", DType::Index), x);
+  EXPECT_EQ(g.add_var("x", DType::Int32), x32);
+  EXPECT_EQ(g.add_constant(Value::integer(DType::Index, 1)), one);
+  EXPECT_EQ(g.lookup_constant(Value::integer(DType::Index, 1)), one);
+  EXPECT_EQ(g.lookup_constant(Value::integer(DType::Index, 2)), std::nullopt);
+
+  const ClassId y = g.add_var("y", DType::Index);
+  g.merge(x, y);
+  g.rebuild();
+  EXPECT_EQ(g.add_var("x", DType::Index), g.find(y));
+  EXPECT_EQ(g.add_var("y", DType::Index), g.find(x));
+
+  g.clear();
+  const ClassId z = g.add_var("z", DType::Index);  // takes the first id again
+  const ClassId x_again = g.add_var("x", DType::Index);
+  EXPECT_NE(x_again, z);
+  EXPECT_EQ(g.num_classes(), 2u);
+  EXPECT_EQ(g.symbol_name(g.eclass(x_again).nodes.front().payload), "x");
+  EXPECT_EQ(g.lookup_constant(Value::integer(DType::Index, 1)), std::nullopt);
+  EXPECT_EQ(g.check_invariants(), "");
+}
+
 // Random terms over a few leaves, random merges: after every rebuild the invariants hold,
 // every requested equality holds, and congruence is complete (checked against a naive
 // closure computed from scratch).
