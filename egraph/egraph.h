@@ -192,10 +192,13 @@ class EGraph {
 
  private:
   ENode canonicalize(ENode node) const;
-  // The number of an interned constant equal to `value` (of hash_value `hash`), if any.
-  std::optional<uint32_t> constant_index(const Value& value, std::size_t hash) const;
   // The same, compressing union-find paths on the way (not for concurrent readers).
   ENode canonicalize_mut(ENode node);
+  // The number of an interned constant equal to `value` (of hash_value `hash`), if any.
+  std::optional<uint32_t> constant_index(const Value& value, std::size_t hash) const;
+  // The class of leaf `node` through `classes[slot]` (var_classes_ or
+  // constant_classes_), added if it is not there yet.
+  ClassId add_leaf(ENode node, std::vector<ClassId>& classes, std::size_t slot);
   bool merge_classes(ClassId a, ClassId b);
   ClassData make_data(const ENode& node) const;
   // Whether `node` is an INDEX sum, difference or product of classes the analyses know
@@ -269,8 +272,6 @@ class EGraph {
   // (find). Not used with explanations, which give every exact term an id of its own.
   std::vector<ClassId> var_classes_;       // symbol * kNumDTypes + dtype; invalid if none
   std::vector<ClassId> constant_classes_;  // by constant number; invalid if none
-  // The class of leaf `node` through `classes[slot]`, added if it is not there yet.
-  ClassId add_leaf(ENode node, std::vector<ClassId>& classes, std::size_t slot);
   std::size_t contradictions_ = 0;
   uint32_t epoch_ = 0;
   std::unique_ptr<Explainer> explain_;
