@@ -26,7 +26,7 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
   for (std::size_t r = 0; r < rewrites.size(); ++r) {
     const Pattern& lhs = rewrites[r].lhs;
     const PatternNode& root = lhs.root_node();
-    roots_[r] = RuleRoot{root.op, root.dtype, root.kind == PatternNode::Kind::Op, false, rewrites[r].fast_math};
+    roots_[r] = RuleRoot{root.op, root.dtype, root.kind == PatternNode::Kind::Op, rewrites[r].fast_math};
     if (root.kind != PatternNode::Kind::Op) continue;
     RootShape& shape = shapes_[r];
     shape.any_order = commutes_in_every_reading(root.op, root.dtype);
@@ -41,7 +41,6 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rewrites) : data_(rewrites.data())
       }
     }
     roots_[r].needs = shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2];
-    roots_[r].constrained = roots_[r].needs != 0;
   }
 }
 

@@ -46,13 +46,15 @@ static_assert(kNumOps < 63, "a class summary has one bit per operation and one f
 struct RuleRoot {
   Op op = Op::Var;
   DType dtype = DType::Index;
-  bool rooted = false;       // the left side is an operation (not a variable or a constant)
-  bool constrained = false;  // its RootShape needs something of some operand
+  bool rooted = false;  // the left side is an operation (not a variable or a constant)
   FastMath fast_math;
   // The union of its RootShape's operand needs. Each need is one bit, so the rewrite
   // can match only in an e-graph some of whose classes hold every bit of it: the
   // runner's first test, one mask per rewrite (see may_match_somewhere).
   uint64_t needs = 0;
+
+  // Whether its RootShape needs something of some operand.
+  bool constrained() const { return needs != 0; }
 };
 
 // Whether a rewrite with root `root` may match in an e-graph whose classes together

@@ -266,7 +266,7 @@ bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& sh
 bool may_hold(const OpIndex& op_index, const RootShape& shape, const RuleRoot& root, ClassId id) {
   const OpIndex::ClassFacts& facts = op_index.facts(id);
   if (facts.dtype != root.dtype || facts.constant) return false;
-  if (!root.constrained) return true;
+  if (!root.constrained()) return true;
   for (const OpIndex::NodeShape& node : op_index.nodes(facts)) {
     if (node.op == root.op && node.dtype == root.dtype && meets(shape, node.held)) return true;
   }

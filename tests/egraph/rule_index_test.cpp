@@ -130,7 +130,7 @@ TEST(RuleIndex, ARootsNeedsAreTheOperationsItsOperandsMustHold) {
   EXPECT_EQ(index.root(0).needs, class_summary_bit(Op::Mul));
   EXPECT_EQ(index.root(1).needs, kKnownConstantBit);
   EXPECT_EQ(index.root(2).needs, 0u);
-  EXPECT_FALSE(index.root(2).constrained);
+  EXPECT_FALSE(index.root(2).constrained());
 
   // An e-graph whose classes hold only additions and variables: no product anywhere,
   // so product-plus may not match; with a product somewhere, it may.
