@@ -492,8 +492,15 @@ void EGraph::rebuild(unsigned threads) {
   // slots kFetchSlots places ahead, once the entries fetched before are in. A merge
   // in between may change a find, which only makes a fetch useless.
   constexpr std::size_t kFetchFinds = 16, kFetchSlots = 8;
+  constexpr std::size_t kRoundMinEntries = 4096;
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
+      // A large rebuild goes by rounds (egraph/rebuild_rounds.cpp) while it has
+      // enough entries for one, in a hash-cons large enough to be cut into parts.
+      if (pending_.size() >= kRoundMinEntries && memo_.has_parts()) {
+        congruence_round(threads);
+        continue;
+      }
       if (pending_.size() > kFetchFinds) {
         const ParentEntry& ahead = pending_[pending_.size() - 1 - kFetchFinds];
         const ENode recorded = ahead.node();
@@ -552,6 +559,11 @@ void EGraph::rebuild(unsigned threads) {
   release_if_large(analysis_pending_);
   release_if_large(maybe_stale_);
   release_if_large(dirty_);
+  release_if_large(round_.entries);
+  release_if_large(round_.forms);
+  release_if_large(round_.homes);
+  release_if_large(round_.order);
+  release_if_large(round_.found);
   memo_.shrink();
 }
 
@@ -737,6 +749,7 @@ void EGraph::clear() {
   var_classes_.clear();
   constant_classes_.clear();
   contradictions_ = 0;
+  congruence_rounds_ = 0;
   epoch_ = 0;
   if (explain_) explain_ = std::make_unique<Explainer>();
 }

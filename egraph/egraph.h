@@ -149,6 +149,9 @@ class EGraph {
   // threads, in the calling task arena: the e-graph is the same as with one.
   void rebuild(unsigned threads = 1);
   bool needs_rebuild() const { return !pending_.empty() || !analysis_pending_.empty(); }
+  // Congruence rounds the rebuilds made so far (egraph/rebuild_rounds.cpp): only a
+  // large rebuild goes by rounds. For tests and reports.
+  std::size_t congruence_rounds() const { return congruence_rounds_; }
 
   // --- Change epochs. ---
   // Every node placed in a class's list (added, moved there by a merge, or changed by
@@ -214,6 +217,10 @@ class EGraph {
   void set_data(EClass& eclass, const ClassData& data);
   // Frees the class's entry in the fact table, if any.
   void drop_facts(EClass& eclass);
+  // Congruence for a large rebuild: takes up to kRoundEntries entries off the back of
+  // `pending_` and restores congruence for them as one batch, its hash-cons work on
+  // `threads` threads (egraph/rebuild_rounds.cpp).
+  void congruence_round(unsigned threads);
   void repair_classes(unsigned threads);
   // Canonicalizes, sorts and deduplicates the node and parent lists of canonical class
   // `id`: reads the union-find (compressed) and writes only that class's record (it may
@@ -257,6 +264,17 @@ class EGraph {
   // Memo keys inserted by a rebuild, which a later merge of the same rebuild may have
   // made non-canonical: checked (and dropped if stale) at its end.
   std::vector<ENode> maybe_stale_;
+  // The work lists of a congruence round (egraph/rebuild_rounds.cpp), kept from one
+  // round to the next of a rebuild.
+  struct RoundLists {
+    std::vector<ParentEntry> entries;  // the entries taken off pending_
+    std::vector<ENode> forms;          // each entry's canonical form
+    std::vector<uint32_t> homes;       // per entry: its recorded form's home (or none), its form's
+    std::vector<uint32_t> order;       // the hash-cons operations (2 per entry) by home
+    std::vector<ClassId> found;        // per entry: the class its form was found in, else invalid
+  };
+  RoundLists round_;
+  std::size_t congruence_rounds_ = 0;
 
   // Interned leaves: names and constants by number, and their indices (which keep
   // their storage from one case to the next: see egraph/intern_index.h).

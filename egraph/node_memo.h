@@ -8,6 +8,7 @@
 // results. `clear` keeps the storage for the next case.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -71,20 +72,66 @@ class NodeMemo {
       if (!slots_[i].id.valid()) return;
       if (slots_[i].holds(node)) break;
     }
-    // Backward shift: move later entries of the probe run into the hole when their
-    // home position allows, so that every lookup still finds them.
-    std::size_t hole = i;
-    for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
-      const std::size_t want = home(slots_[j].node());
-      // Movable when `want` does not lie cyclically in (hole, j].
-      const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
-      if (!between) {
-        slots_[hole] = slots_[j];
-        hole = j;
-      }
-    }
-    slots_[hole].id = ClassId();
+    shift_back_from(i);
     --size_;
+  }
+
+  // --- Operations in parts, for a batch run on several threads (EGraph's congruence
+  // rounds, egraph/rebuild_rounds.cpp). The table is cut into kParts parts of
+  // consecutive slots, and an operation belongs to the part of its home slot. An
+  // operation touches the slots from its home to the end of its run of occupied slots,
+  // so operations of parts two apart touch disjoint slots as long as none reaches two
+  // parts past its own: the `_in_part` forms refuse (change nothing and say so) an
+  // operation that would, and then all even parts may run at once, then all odd ones.
+  // A refused operation is made afterwards with the plain form. They leave size()
+  // alone: the caller counts what they inserted and erased (adjust_size), since the
+  // threads of a batch cannot share the count.
+  static constexpr std::size_t kParts = 64;
+  // Whether parts are long enough that an operation is rarely refused (runs of
+  // occupied slots are short in a table at most three quarters full).
+  bool has_parts() const { return slots_.size() >= kParts * kMinPartSlots; }
+  std::size_t part_of(std::size_t home) const { return home >> part_shift_; }
+  // Grows the table now if `more` insertions could fill it past seven eighths: the
+  // `_in_part` forms never grow it. (A batch whose entries mostly replace a key by
+  // another would otherwise double the table for nothing; a table filled past three
+  // quarters by one grows at the next plain insertion.)
+  void reserve_more(std::size_t more) {
+    std::size_t capacity = slots_.empty() ? 64 : slots_.size();
+    while ((size_ + more) * 8 > capacity * 7) capacity *= 2;
+    if (capacity != slots_.size()) rehash(capacity);
+  }
+  // emplace from `home` (home_of(node)), in its part: nullopt if refused.
+  std::optional<std::pair<ClassId, bool>> emplace_in_part(std::size_t home, const ENode& node, ClassId id) {
+    const std::size_t stop = part_stop(home);
+    for (std::size_t i = home;; i = (i + 1) & mask_) {
+      if (i == stop) return std::nullopt;
+      Slot& slot = slots_[i];
+      if (!slot.id.valid()) {
+        slot = Slot{node, id};
+        return std::pair{id, true};
+      }
+      if (slot.holds(node)) return std::pair{slot.id, false};
+    }
+  }
+  // erase from `home`, in its part: nullopt if refused, else whether it erased.
+  std::optional<bool> erase_in_part(std::size_t home, const ENode& node) {
+    const std::size_t stop = part_stop(home);
+    std::size_t i = home;
+    for (;; i = (i + 1) & mask_) {
+      if (i == stop) return std::nullopt;
+      if (!slots_[i].id.valid()) return false;
+      if (slots_[i].holds(node)) break;
+    }
+    // The backward shift reads the run up to its end: that must lie before the stop.
+    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (j == stop) return std::nullopt;
+      if (!slots_[j].id.valid()) break;
+    }
+    shift_back_from(i);
+    return true;
+  }
+  void adjust_size(std::ptrdiff_t delta) {
+    size_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(size_) + delta);
   }
 
   // Once the table is less than an eighth full, halves it while it is less than a
@@ -153,6 +200,27 @@ class NodeMemo {
     return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
   }
 
+  // Empties slot `i`, moving later entries of its run of occupied slots into the hole
+  // when their home allows (backward shift), so that every lookup still finds them.
+  void shift_back_from(std::size_t i) {
+    std::size_t hole = i;
+    for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
+      const std::size_t want = home(slots_[j].node());
+      // Movable when `want` does not lie cyclically in (hole, j].
+      const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
+      if (!between) {
+        slots_[hole] = slots_[j];
+        hole = j;
+      }
+    }
+    slots_[hole].id = ClassId();
+  }
+
+  // The first slot an operation of the part of `home` may not touch: the start of the
+  // part two further on (cyclically).
+  std::size_t part_stop(std::size_t home) const { return ((part_of(home) + 2) % kParts) << part_shift_; }
+  static constexpr std::size_t kMinPartSlots = 1024;
+
   // Tables smaller than this (448 KB) are never shrunk: the e-graphs of a batch's
   // cases reuse them.
   static constexpr std::size_t kMinShrunkSlots = std::size_t{1} << 14;
@@ -164,6 +232,7 @@ class NodeMemo {
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
+    part_shift_ = capacity >= kParts ? static_cast<unsigned>(__builtin_ctzll(capacity / kParts)) : 0;
     size_ = 0;
     for (const Slot& slot : old) {
       if (!slot.id.valid()) continue;
@@ -178,6 +247,7 @@ class NodeMemo {
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
+  unsigned part_shift_ = 0;  // log2 of a part's slots (see kParts)
 };
 
 }  // namespace eqsat
