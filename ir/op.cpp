@@ -84,14 +84,16 @@ std::optional<Op> infix_op_spelled(std::string_view symbol) {
   return std::nullopt;
 }
 
-bool is_commutative(Op op, DType dtype) {
-  if ((op == Op::Min || op == Op::Max) && is_float(dtype)) return false;
-  return op_info(op).commutative;
+// The table and kCommutativeOps (op.h) name the same operations.
+namespace {
+constexpr bool commutative_set_matches_table() {
+  for (int i = 0; i < kNumOps; ++i) {
+    if (kOps[i].commutative != ((kCommutativeOps & op_bit(static_cast<Op>(i))) != 0)) return false;
+  }
+  return true;
 }
-
-bool commutes_in_every_reading(Op op, DType dtype) {
-  return is_commutative(op, dtype) && op != Op::And && op != Op::Or;
-}
+}  // namespace
+static_assert(commutative_set_matches_table(), "kCommutativeOps disagrees with the op table");
 
 Op mirrored_comparison(Op op) {
   switch (op) {

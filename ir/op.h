@@ -100,18 +100,35 @@ Op mirrored_comparison(Op op);
 // with a float NaN both are false. Other ops are returned as they are.
 Op negated_comparison(Op op);
 
+// One bit per Op, for sets of operations tested in one AND.
+constexpr uint32_t op_bit(Op op) { return uint32_t{1} << static_cast<int>(op); }
+static_assert(kNumOps <= 32, "op_bit needs a bit per Op");
+
+// The operations op_info() calls commutative, as a set: the e-graph asks about
+// every node it canonicalizes and the matchers about every pattern node, so the
+// test is inline here rather than a call and a table lookup in op.cpp (which checks
+// that the two agree).
+inline constexpr uint32_t kCommutativeOps = op_bit(Op::Add) | op_bit(Op::Mul) | op_bit(Op::Min) | op_bit(Op::Max) |
+                                            op_bit(Op::BitAnd) | op_bit(Op::BitOr) | op_bit(Op::BitXor) |
+                                            op_bit(Op::Eq) | op_bit(Op::Ne) | op_bit(Op::And) | op_bit(Op::Or);
+
 // Whether `op` on operands of `dtype` gives the same value with its two operands
 // swapped. Float min and max are the exception to op_info().commutative: which zero
 // min(-0.0, +0.0) returns is not specified (IEEE 754 minNum allows either, and
 // `a < b ? a : b` returns b), so min(0.0, f) and min(f, 0.0) may differ.
-bool is_commutative(Op op, DType dtype);
+constexpr bool is_commutative(Op op, DType dtype) {
+  if ((op == Op::Min || op == Op::Max) && is_float(dtype)) return false;
+  return (kCommutativeOps & op_bit(op)) != 0;
+}
 
 // Whether swapping the two operands keeps the value in every reading of undefinedness:
 // commutative, and not `and`/`or`. Under the lazy reading those short-circuit, so
 // `x == 0 or y // x > 1` is defined at x = 0 and `y // x > 1 or x == 0` is not
 // (docs/verification.md). The e-graph treats only these as one node in both operand
 // orders, and matches patterns against them in both orders (egraph/egraph.h).
-bool commutes_in_every_reading(Op op, DType dtype);
+constexpr bool commutes_in_every_reading(Op op, DType dtype) {
+  return is_commutative(op, dtype) && op != Op::And && op != Op::Or;
+}
 
 // Which operand dtypes an operation accepts, for error messages ("integer", "float",
 // "integer or float"); empty when operands of `dtype` are fine. Logic (and, or, not)

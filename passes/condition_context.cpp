@@ -313,26 +313,45 @@ class Context {
 
   // The value of the BOOL term `expr` where the facts hold, if they decide it.
   std::optional<bool> decide(const Expr &expr) const {
-    if (!known_.empty()) {
-      std::optional<Expr> negation = negated(expr);
-      for (const auto &[fact, value] : known_) {
-        if (fact == expr) return value;
-        if (negation && fact == *negation) return !value;
-      }
-    }
-    if (const std::optional<LinearFact> &linear = reader_->read(expr); linear) {
-      auto range = ranges_.find(*linear);
-      if (range != ranges_.end())
-        if (std::optional<bool> decided = range->second.decide(linear->bound, linear->value)) return decided;
-      if (linear->is_index())
-        if (std::optional<bool> decided = implied(*linear)) return decided;
-      if (std::optional<bool> decided = substituted(expr)) return decided;
-      return refuted_by_substitution(expr);
+    if (std::optional<bool> known = known_value(expr)) return known;
+    const std::optional<LinearFact> &linear = reader_->read(expr);
+    return linear ? decide_linear(expr, *linear) : std::nullopt;
+  }
+
+  // The same for a comparison made for this one question (the order of a min's
+  // operands, the sign of a quotient's numerator): no other node is the same node,
+  // so its reading is not remembered (an entry per question that no later question
+  // could find).
+  std::optional<bool> decide_fresh(const Expr &comparison) const {
+    if (std::optional<bool> known = known_value(comparison)) return known;
+    const std::optional<LinearFact> linear = read_comparison(comparison, reader_->table());
+    return linear ? decide_linear(comparison, *linear) : std::nullopt;
+  }
+
+ private:
+  // The value of `expr` when it, or its negation, is a fact.
+  std::optional<bool> known_value(const Expr &expr) const {
+    if (known_.empty()) return std::nullopt;
+    std::optional<Expr> negation = negated(expr);
+    for (const auto &[fact, value] : known_) {
+      if (fact == expr) return value;
+      if (negation && fact == *negation) return !value;
     }
     return std::nullopt;
   }
 
- private:
+  // The value of the comparison `expr`, read as `linear`, by the ranges, the
+  // inequalities and the known equalities.
+  std::optional<bool> decide_linear(const Expr &expr, const LinearFact &linear) const {
+    auto range = ranges_.find(linear);
+    if (range != ranges_.end())
+      if (std::optional<bool> decided = range->second.decide(linear.bound, linear.value)) return decided;
+    if (linear.is_index())
+      if (std::optional<bool> decided = implied(linear)) return decided;
+    if (std::optional<bool> decided = substituted(expr)) return decided;
+    return refuted_by_substitution(expr);
+  }
+
   // `v == c` (or `v != c`) of an integer variable and a constant, decided False (True)
   // when some fact, with v replaced by c, folds to the opposite of what is known of it:
   // were v == c, that fact could not hold. (`i == 3` is False where `i % 2 == 0`.)
@@ -505,7 +524,7 @@ std::optional<Expr> as_floor_division(Op op, DType dtype, const std::vector<Expr
   const Int c = args[1].value().i;
   if (c == 0 || (op == Op::TruncDiv && c < 0)) return std::nullopt;
   const Expr zero = Expr::constant(Value::integer(DType::Index, 0));
-  const std::optional<bool> nonnegative = context.decide(Expr::make(Op::Ge, DType::Bool, {args[0], zero}));
+  const std::optional<bool> nonnegative = context.decide_fresh(Expr::make(Op::Ge, DType::Bool, {args[0], zero}));
   if (!nonnegative || !*nonnegative) return std::nullopt;
   Int magnitude = c;
   if (c < 0 && mul_overflows(c, -1, magnitude)) return std::nullopt;
@@ -517,7 +536,7 @@ std::optional<Expr> as_floor_division(Op op, DType dtype, const std::vector<Expr
 // (`min(x, y)` where `x <= y` is assumed): the operand it picks. nullopt otherwise.
 std::optional<Expr> as_decided_minmax(Op op, DType dtype, const std::vector<Expr> &args, const Context &context) {
   if ((op != Op::Min && op != Op::Max) || !is_integer(dtype)) return std::nullopt;
-  const std::optional<bool> in_order = context.decide(Expr::make(Op::Le, DType::Bool, {args[0], args[1]}));
+  const std::optional<bool> in_order = context.decide_fresh(Expr::make(Op::Le, DType::Bool, {args[0], args[1]}));
   if (!in_order) return std::nullopt;
   return (op == Op::Min) == *in_order ? args[0] : args[1];
 }

@@ -1,6 +1,7 @@
 #include "passes/linear_inequalities.h"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 
 #include "ir/print.h"
 
@@ -290,13 +291,16 @@ bool has_no_facts(const Expr &atom) {
 
 }  // namespace
 
-std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form) const {
+std::optional<Int> LinearInequalities::interval_sum(const Coefficients &form, Int sign) const {
   if (form.empty()) return Int(0);
   if (!bounds_) return std::nullopt;
   // search() bounds the first atom by its interval and the rest recursively,
-  // stopping at the first atom without one: a1 + (a2 + (... + (an + 0))).
-  std::vector<Int> terms;
-  for (const auto &[key, coefficient] : form) {
+  // stopping at the first atom without one: a1 + (a2 + (... + (an + 0))). The terms
+  // are kept inline (forms are short) and added in that order, so that an overflow
+  // gives up where the search's would.
+  boost::container::small_vector<Int, 8> terms;
+  for (const auto &[key, form_coefficient] : form) {
+    const Int coefficient = sign * form_coefficient;
     const Interval interval = AtomTable::interval(key, bounds_);
     const std::optional<Int> side = coefficient > 0 ? interval.hi : interval.lo;
     if (!side) return std::nullopt;
@@ -321,10 +325,8 @@ LinearInequalities::Bounds LinearInequalities::bounds(const LinearTerms &terms) 
   if (inequalities_.empty() && atoms_.empty() &&
       std::all_of(terms.atoms.begin(), terms.atoms.end(), [](AtomKey atom) { return has_no_facts(atom.expr()); })) {
     Bounds out;
-    out.upper = interval_sum(terms.coefficients);
-    Coefficients negated = terms.coefficients;
-    for (auto &term : negated) term.second = -term.second;
-    if (std::optional<Int> negated_upper = interval_sum(negated)) out.lower = -*negated_upper;
+    out.upper = interval_sum(terms.coefficients, 1);
+    if (std::optional<Int> negated_upper = interval_sum(terms.coefficients, -1)) out.lower = -*negated_upper;
     return out;
   }
   const std::vector<Inequality> known = with_atom_facts(terms.atoms);

@@ -126,9 +126,11 @@ class LinearInequalities {
     Int bound;
   };
   std::optional<Int> search(const Coefficients &form, const std::vector<Inequality> &known, int depth) const;
-  // search() with no inequality known: the sum of each term's bound by its atom's
-  // interval (the same intervals asked for, in the same order).
-  std::optional<Int> interval_sum(const Coefficients &form) const;
+  // search() with no inequality known, of sign * form (sign 1 or -1: the upper bound
+  // of the form or of its negation, without a negated copy of it): the sum of each
+  // term's bound by its atom's interval (the same intervals asked for, in the same
+  // order).
+  std::optional<Int> interval_sum(const Coefficients &form, Int sign) const;
   // The facts of `atom` (see the header comment) appended to `out`.
   void atom_facts(AtomKey atom, const std::vector<Inequality> &known, std::vector<Inequality> &out) const;
   // The recorded inequalities and the facts of their atoms and of `atoms`, in the

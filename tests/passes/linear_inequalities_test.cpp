@@ -83,5 +83,32 @@ TEST(LinearInequalities, BoundsChainTheRecordedInequalities) {
   EXPECT_FALSE(none.upper_bound(read("a - c", table)).has_value());
 }
 
+TEST(LinearInequalities, BoundsByIntervalsAloneAgreeWithTheSearch) {
+  // With nothing recorded and atoms without facts of their own, bounds() sums the
+  // atoms' interval bounds, for the form and its negation, without the search: the
+  // same bounds as upper_bound and lower_bound find by it.
+  AtomTable table;
+  const BoundsOracle intervals = [](const Expr &atom) {
+    if (atom.op() != Op::Var) return Interval::all();
+    if (atom.name() == "a") return Interval::range(0, 3);
+    if (atom.name() == "b") return Interval::range(1, 5);
+    return Interval::range(-2, std::nullopt);  // c: bounded below only
+  };
+  const LinearInequalities none(table, intervals);
+  const LinearTerms both = read("a * 2 - b", table);
+  const LinearInequalities::Bounds bounds = none.bounds(both);
+  EXPECT_TRUE(bounds.upper == std::optional<Int>(5));   // 2 * 3 - 1
+  EXPECT_TRUE(bounds.lower == std::optional<Int>(-5));  // 2 * 0 - 5
+  EXPECT_TRUE(bounds.upper == none.upper_bound(both));
+  EXPECT_TRUE(bounds.lower == none.lower_bound(both));
+  // One side unbounded: c has no upper bound, so a + c * 2 has none; -4 below.
+  const LinearTerms one_side = read("a + c * 2", table);
+  const LinearInequalities::Bounds half = none.bounds(one_side);
+  EXPECT_FALSE(half.upper.has_value());
+  EXPECT_TRUE(half.lower == std::optional<Int>(-4));
+  EXPECT_TRUE(half.upper == none.upper_bound(one_side));
+  EXPECT_TRUE(half.lower == none.lower_bound(one_side));
+}
+
 }  // namespace
 }  // namespace eqsat
