@@ -485,6 +485,12 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
 }
 
 void EGraph::rebuild(unsigned threads) {
+  // Nothing merged, nothing to re-analyse, no list changed: every invariant holds
+  // already (a merge marks its root dirty, an added node its operands). Most cases
+  // assert no facts, and the rebuild after asserting none is such a one.
+  if (pending_.empty() && analysis_pending_.empty() && to_materialize_.empty() && dirty_.empty() &&
+      maybe_stale_.empty())
+    return;
   // The pending loop below waits mostly for memory: the union-find entries of a
   // parent's operands, then the hash-cons slots of its old and new forms, all rarely
   // in cache. It starts fetching those of the entries it will take next (it takes
