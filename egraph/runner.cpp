@@ -228,17 +228,12 @@ bool meets(const RootShape& shape, const OpIndex::Held& held) {
   return met;
 }
 
-bool unconstrained(const RootShape& shape) {
-  return (shape.operand_needs[0] | shape.operand_needs[1] | shape.operand_needs[2]) == 0;
-}
-
 // Whether some node of `eclass` with the root operation of a rewrite (`op`, `dtype`)
 // has operands whose classes hold what the rewrite's left side needs under its root
 // (RootShape). False means the rewrite cannot match there: the search skips the class
 // without running the matcher. True means only that it may.
 bool may_match(const EGraph& egraph, const OpIndex& op_index, const RootShape& shape, Op op, DType dtype,
                const EClass& eclass) {
-  if (unconstrained(shape)) return true;
   for (const ENode& node : eclass.nodes) {
     if (node.op != op || node.dtype != dtype) continue;
     OpIndex::Held held{};
@@ -258,7 +253,8 @@ bool may_hold(const EGraph& egraph, const OpIndex& op_index, const RootShape& sh
   // constant. Rewriting its other nodes (the folded `c1 + c2` of rules that compute
   // with constants) only decomposes that constant into ever new ones.
   if (eclass.known_constant) return false;
-  return !root.rooted || may_match(egraph, op_index, shape, root.op, root.dtype, eclass);
+  // (A rewrite whose shape needs nothing of its operands may match in any class.)
+  return !root.rooted || !root.constrained() || may_match(egraph, op_index, shape, root.op, root.dtype, eclass);
 }
 
 // may_hold from the records of an OpIndex built with its nodes, without reading the
