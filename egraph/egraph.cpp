@@ -1,14 +1,12 @@
 #include "egraph/egraph.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <sstream>
 
+#include "egraph/parallel_range.h"
 #include "ir/definedness.h"
 #include "ir/fold.h"
 
@@ -319,6 +317,12 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
   eclass.nodes.push_back(node);
   eclass.changed_at = epoch_;
   mark_dirty(root);
+  join_new_node(root, incoming);
+  return true;
+}
+
+void EGraph::join_new_node(ClassId root, const ClassData& incoming) {
+  EClass& eclass = class_of(root);
   ClassData joined = data(eclass);
   JoinResult join = join_class_data(joined, incoming);
   settle(joined);
@@ -328,7 +332,6 @@ bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
     analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
     to_materialize_.push_back(root);
   }
-  return true;
 }
 
 void EGraph::materialize_constant(ClassId id) {
@@ -484,6 +487,20 @@ bool EGraph::merge_classes(ClassId a, ClassId b) {
   return true;
 }
 
+void EGraph::settle_pending(ClassId id, const ENode& canonical, ClassId found) {
+  if (found.valid()) {
+    merge_classes(found, id);
+  } else {
+    maybe_stale_.push_back(canonical);
+  }
+  // The node's class holds it, and its children list it as a parent, in the old form:
+  // those lists need repair, and the class changed for a search.
+  const ClassId holder = union_find_.find_mut(id);
+  class_of(holder).changed_at = epoch_;
+  mark_dirty(holder);
+  for (ClassId child : canonical.children) mark_dirty(child);
+}
+
 void EGraph::rebuild(unsigned threads) {
   // Nothing merged, nothing to re-analyse, no list changed: every invariant holds
   // already (a merge marks its root dirty, an added node its operands). Most cases
@@ -498,12 +515,14 @@ void EGraph::rebuild(unsigned threads) {
   // slots kFetchSlots places ahead, once the entries fetched before are in. A merge
   // in between may change a find, which only makes a fetch useless.
   constexpr std::size_t kFetchFinds = 16, kFetchSlots = 8;
-  constexpr std::size_t kRoundMinEntries = 4096;
+  // Rounds take a large rebuild's entries in a large e-graph (whatever the size of its
+  // hash-cons, which a batch of cases' history sets: the choice must not depend on it).
+  constexpr std::size_t kRoundMinEntries = 4096, kRoundMinNodes = 24576;
   while (!pending_.empty() || !analysis_pending_.empty() || !to_materialize_.empty()) {
     while (!pending_.empty()) {
       // A large rebuild goes by rounds (egraph/rebuild_rounds.cpp) while it has
-      // enough entries for one, in a hash-cons large enough to be cut into parts.
-      if (pending_.size() >= kRoundMinEntries && memo_.has_parts()) {
+      // enough entries for one.
+      if (pending_.size() >= kRoundMinEntries && memo_.size() >= kRoundMinNodes) {
         congruence_round(threads);
         continue;
       }
@@ -523,17 +542,7 @@ void EGraph::rebuild(unsigned threads) {
       // no lookup (always of a canonical node) can hit any more.
       if (!(canonical == node)) memo_.erase(node);
       auto [existing, inserted] = memo_.emplace(canonical, id);
-      if (inserted) {
-        maybe_stale_.push_back(canonical);
-      } else {
-        merge_classes(existing, id);
-      }
-      // The node's class holds it, and its children list it as a parent, in the old
-      // form: those lists need repair, and the class changed for a search.
-      const ClassId holder = find(id);
-      class_of(holder).changed_at = epoch_;
-      mark_dirty(holder);
-      for (ClassId child : canonical.children) mark_dirty(child);
+      settle_pending(id, canonical, inserted ? ClassId() : existing);
     }
     while (!analysis_pending_.empty()) {
       const ENode node = analysis_pending_.back().node();
@@ -568,7 +577,7 @@ void EGraph::rebuild(unsigned threads) {
   release_if_large(round_.entries);
   release_if_large(round_.forms);
   release_if_large(round_.homes);
-  release_if_large(round_.order);
+  round_.order.release_if_large();
   release_if_large(round_.found);
   memo_.shrink();
 }
@@ -618,14 +627,8 @@ void EGraph::repair_classes(unsigned threads) {
     if (find(id) == id) dirty[roots++] = id;
   }
   dirty.resize(roots);
-  if (threads > 1 && dirty.size() >= kParallelRepairMinClasses) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, dirty.size(), kRepairGrain),
-                      [&](const tbb::blocked_range<std::size_t>& range) {
-                        for (std::size_t i = range.begin(); i != range.end(); ++i) repair_class(dirty[i]);
-                      });
-  } else {
-    for (ClassId id : dirty) repair_class(id);
-  }
+  for_range(dirty.size() >= kParallelRepairMinClasses ? threads : 1, dirty.size(), kRepairGrain,
+            [&](std::size_t i) { repair_class(dirty[i]); });
   // Trimmed here, on the calling thread: lists reallocated by the threads of the
   // repair would come from their own malloc arenas, which then hold on to the space
   // (a run on two threads peaked 3% higher per node that way).

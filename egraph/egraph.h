@@ -28,6 +28,7 @@
 #include "egraph/intern_index.h"
 #include "egraph/node_memo.h"
 #include "egraph/parent.h"
+#include "egraph/part_order.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
 
@@ -96,6 +97,17 @@ class EGraph {
   // the same, only the ids a fresh class would have taken are not made, so the
   // remaining ids keep their order.
   bool add_to(ClassId target, ENode node, Reason reason = Reason::given());
+  // Adds nodes[i] to the class of targets[i] for every i, with the same e-graph after
+  // the next rebuild as add_to of each in turn (only the ids chosen as roots may
+  // differ), its hash-cons and list work on `threads` threads (in the calling task
+  // arena) and the same result for any number. changed[i] (resized to the batch) is
+  // whether entry i made a change: its node was new, or it joined two classes.
+  // Explanations must be off. For the apply of a large iteration, whose new root
+  // nodes come by the ten thousand (egraph/add_batch.cpp).
+  void add_all_to(std::span<const ClassId> targets, std::span<const ENode> nodes, std::vector<uint8_t>& changed,
+                  unsigned threads);
+  // Whether the hash-cons is large enough for add_all_to to split its work by parts.
+  bool adds_by_parts() const { return memo_.has_parts(); }
   // Starts fetching the hash-cons slot of `node`, for an `add` of it soon after.
   void prefetch(const ENode& node) const { memo_.prefetch(canonicalize(node)); }
   // The same for a node whose children are canonical ids already.
@@ -211,6 +223,8 @@ class EGraph {
   bool nothing_known_of_sum_or_product(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
+  // Joins the data of a node just added to canonical class `root` into the class's.
+  void join_new_node(ClassId root, const ClassData& incoming);
   // Joins `refined` (the class's data with a fact added) into the class.
   void refine(ClassId id, ClassData refined);
   // Stores `data` as the class's data (in the fact table unless it is dtype_data).
@@ -221,6 +235,11 @@ class EGraph {
   // `pending_` and restores congruence for them as one batch, its hash-cons work on
   // `threads` threads (egraph/rebuild_rounds.cpp).
   void congruence_round(unsigned threads);
+  // The end of a pending parent's re-canonicalization (the rebuild's loop, or a round):
+  // merges class `id`, which holds the node, with the class `found` (invalid if none)
+  // that the hash-cons gave for its `canonical` form, else lists the form for the
+  // stale-key check, and marks the classes whose lists hold the old form.
+  void settle_pending(ClassId id, const ENode& canonical, ClassId found);
   void repair_classes(unsigned threads);
   // Canonicalizes, sorts and deduplicates the node and parent lists of canonical class
   // `id`: reads the union-find (compressed) and writes only that class's record (it may
@@ -270,10 +289,21 @@ class EGraph {
     std::vector<ParentEntry> entries;  // the entries taken off pending_
     std::vector<ENode> forms;          // each entry's canonical form
     std::vector<uint32_t> homes;       // per entry: its recorded form's home (or none), its form's
-    std::vector<uint32_t> order;       // the hash-cons operations (2 per entry) by home
+    PartOrder order;                   // the hash-cons operations (2 per entry) by home
     std::vector<ClassId> found;        // per entry: the class its form was found in, else invalid
   };
   RoundLists round_;
+  // The work lists of add_all_to (egraph/add_batch.cpp), kept from one batch to the next.
+  struct AddLists {
+    std::vector<ENode> forms;                  // each entry's node, canonical
+    std::vector<ClassId> roots;                // each entry's target class, canonical
+    std::vector<uint8_t> kinds;                // what each entry's node knows (add_batch.cpp, NodeKind)
+    std::vector<uint32_t> homes;               // each entry's hash-cons home (PartOrder::kNoHome if added alone)
+    PartOrder order;                           // the insertions by home
+    std::vector<ClassId> found;                // per entry: the class its node was found in, else invalid
+    std::vector<std::vector<ClassId>> marked;  // per shard: the classes it marked dirty
+  };
+  AddLists add_lists_;
   std::size_t congruence_rounds_ = 0;
 
   // Interned leaves: names and constants by number, and their indices (which keep

@@ -31,9 +31,6 @@
 // are the same for any number of threads, the operations of one part run in order on
 // one thread, and two parts running at once touch disjoint slots. So the result is the
 // same for 1, 2 or N threads.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -41,6 +38,7 @@
 #include <vector>
 
 #include "egraph/egraph.h"
+#include "egraph/parallel_range.h"
 
 namespace eqsat {
 
@@ -50,27 +48,10 @@ namespace {
 // that its lists (64 bytes an entry, 1 MB) stay small beside the e-graph: rounds of
 // 2^16 entries raised the peak memory of `sum 10` from 554 to 585 bytes per e-node.
 constexpr std::size_t kRoundEntries = std::size_t{1} << 14;
-// Stretches of hash-cons slots per part that the operations are sorted into: within a
-// stretch they keep the entries' order. The table is then walked forward, a stretch at
-// a time, rather than at random.
-constexpr std::size_t kStretchesPerPart = 64;
-constexpr std::size_t kStretches = NodeMemo::kParts * kStretchesPerPart;
-// Operations (and entries) ahead whose memory is fetched while one is made.
+// Operations (and entries) ahead whose memory is fetched while one is made (phase 3).
 constexpr std::ptrdiff_t kFetchAhead = 8;
 // An entry whose recorded form is canonical has no erase to make.
-constexpr uint32_t kNoHome = static_cast<uint32_t>(-1);
-
-// Runs `body(i)` for i in [0, n), on TBB threads when `threads` > 1.
-template <class Body>
-void for_range(unsigned threads, std::size_t n, std::size_t grain, Body body) {
-  if (threads > 1 && n > grain) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, grain), [&](const tbb::blocked_range<std::size_t>& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) body(i);
-    });
-  } else {
-    for (std::size_t i = 0; i < n; ++i) body(i);
-  }
-}
+constexpr uint32_t kNoHome = PartOrder::kNoHome;
 
 }  // namespace
 
@@ -81,8 +62,6 @@ void EGraph::congruence_round(unsigned threads) {
   round.entries.assign(pending_.end() - static_cast<std::ptrdiff_t>(n), pending_.end());
   pending_.erase(pending_.end() - static_cast<std::ptrdiff_t>(n), pending_.end());
   memo_.reserve_more(n);  // so that no insertion of the round grows the table
-  const std::size_t slots = memo_.slots();
-  const unsigned stretch_shift = static_cast<unsigned>(std::countr_zero(slots / kStretches));
 
   // 1. Canonical forms and home slots (reads the union-find and the table only).
   round.forms.resize(n);
@@ -96,87 +75,67 @@ void EGraph::congruence_round(unsigned threads) {
   });
 
   // 2. The operations by stretch of home slots, in the entries' order within one
-  // (operation 2i erases entry i's recorded form, 2i + 1 inserts its canonical one).
-  std::array<uint32_t, kStretches + 1> start{};
-  for (uint32_t home : round.homes) {
-    if (home != kNoHome) ++start[(home >> stretch_shift) + 1];
-  }
-  for (std::size_t s = 0; s < kStretches; ++s) start[s + 1] += start[s];
-  round.order.resize(start[kStretches]);
-  {
-    std::array<uint32_t, kStretches> next;
-    std::copy(start.begin(), start.end() - 1, next.begin());
-    for (std::size_t op = 0; op < round.homes.size(); ++op) {
-      const uint32_t home = round.homes[op];
-      if (home != kNoHome) round.order[next[home >> stretch_shift]++] = static_cast<uint32_t>(op);
-    }
-  }
+  // (operation 2i erases entry i's recorded form, 2i + 1 inserts its canonical one),
+  // part by part (egraph/part_order.h); what a part refuses is made afterwards, in order.
   round.found.assign(n, ClassId());
-  // Per part: the change of the table's size, and the operations it refused.
-  std::array<std::ptrdiff_t, NodeMemo::kParts> grown{};
-  std::array<std::vector<uint32_t>, NodeMemo::kParts> refused;
-  auto run_part = [&](std::size_t part) {
-    const uint32_t* op = round.order.data() + start[part * kStretchesPerPart];
-    const uint32_t* const end = round.order.data() + start[(part + 1) * kStretchesPerPart];
-    for (; op != end; ++op) {
-      // The operations wait for memory (their slots, and their entries' lists, read in
-      // the slots' order): fetch those of the one kFetchAhead places on meanwhile.
-      if (end - op > kFetchAhead) {
-        const uint32_t ahead = op[kFetchAhead];
-        memo_.prefetch_home(round.homes[ahead]);
-        __builtin_prefetch(&round.entries[ahead / 2]);
-        __builtin_prefetch(&round.forms[ahead / 2]);
-      }
-      const std::size_t entry = *op / 2;
-      const uint32_t home = round.homes[*op];
-      if (*op % 2 == 0) {
+  // An operation made with the plain forms, on this thread.
+  auto plain = [&](uint32_t op) {
+    const std::size_t entry = op / 2;
+    if (op % 2 == 0) {
+      memo_.erase(round.entries[entry].node());
+    } else {
+      const auto [existing, inserted] = memo_.emplace(round.forms[entry], round.entries[entry].holder());
+      if (!inserted) round.found[entry] = existing;
+    }
+  };
+  if (!memo_.has_parts()) {
+    // A table too small for parts takes the operations in order: the same keys are
+    // erased, inserted and found, so the result does not depend on the table's size,
+    // which a batch of cases' history sets.
+    for (uint32_t op = 0; op < 2 * n; ++op) {
+      if (round.homes[op] != kNoHome) plain(op);
+    }
+  } else {
+    round.order.sort(round.homes, memo_.slots());
+    // Per part: the change of the table's size, and the operations it refused.
+    std::array<std::ptrdiff_t, NodeMemo::kParts> grown{};
+    std::array<std::vector<uint32_t>, NodeMemo::kParts> refused;
+    auto fetch = [&](uint32_t op) {
+      memo_.prefetch_home(round.homes[op]);
+      __builtin_prefetch(&round.entries[op / 2]);
+      __builtin_prefetch(&round.forms[op / 2]);
+    };
+    round.order.run(threads, fetch, [&](std::size_t part, uint32_t op) {
+      const std::size_t entry = op / 2;
+      const uint32_t home = round.homes[op];
+      if (op % 2 == 0) {
         const std::optional<bool> erased = memo_.erase_in_part(home, round.entries[entry].node());
         if (!erased) {
-          refused[part].push_back(*op);
+          refused[part].push_back(op);
         } else if (*erased) {
           --grown[part];
         }
       } else {
         const auto placed = memo_.emplace_in_part(home, round.forms[entry], round.entries[entry].holder());
         if (!placed) {
-          refused[part].push_back(*op);
+          refused[part].push_back(op);
         } else if (placed->second) {
           ++grown[part];
         } else {
           round.found[entry] = placed->first;
         }
       }
-    }
-  };
-  for (std::size_t parity = 0; parity < 2; ++parity) {
-    for_range(threads, NodeMemo::kParts / 2, 1, [&](std::size_t k) { run_part(2 * k + parity); });
-  }
-  for (std::ptrdiff_t delta : grown) memo_.adjust_size(delta);
-  for (const std::vector<uint32_t>& ops : refused) {
-    for (uint32_t op : ops) {
-      const std::size_t entry = op / 2;
-      if (op % 2 == 0) {
-        memo_.erase(round.entries[entry].node());
-      } else {
-        const auto [existing, inserted] = memo_.emplace(round.forms[entry], round.entries[entry].holder());
-        if (!inserted) round.found[entry] = existing;
-      }
+    });
+    for (std::ptrdiff_t delta : grown) memo_.adjust_size(delta);
+    for (const std::vector<uint32_t>& ops : refused) {
+      for (uint32_t op : ops) plain(op);
     }
   }
 
   // 3. Merges and marks, in the entries' order (the loop's, from the back).
   for (std::size_t i = n; i-- > 0;) {
     if (i >= kFetchAhead) union_find_.prefetch(round.entries[i - kFetchAhead].holder());
-    const ClassId id = round.entries[i].holder();
-    if (round.found[i].valid()) {
-      merge_classes(round.found[i], id);
-    } else {
-      maybe_stale_.push_back(round.forms[i]);
-    }
-    const ClassId holder = union_find_.find_mut(id);
-    class_of(holder).changed_at = epoch_;
-    mark_dirty(holder);
-    for (ClassId child : round.forms[i].children) mark_dirty(child);
+    settle_pending(round.entries[i].holder(), round.forms[i], round.found[i]);
   }
 }
 

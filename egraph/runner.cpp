@@ -445,6 +445,13 @@ bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::sp
   }
 }
 
+// Matches the apply's batch of new root nodes takes (EGraph::add_all_to) before it is
+// applied: the new nodes of a large iteration go in batches of this many.
+constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
+// From this many e-nodes on, the apply takes new root nodes by the batch (at least as
+// many as the filter needs: the batch takes the filter's RootMissing matches).
+constexpr std::size_t kBatchMinNodes = 24576;
+
 // Below this many matches in all, the filter runs on the calling thread alone.
 constexpr std::size_t kParallelFilterMinMatches = 4096;
 // Below this many e-nodes, no filter: everything the apply reads is in cache, and a
@@ -475,11 +482,17 @@ struct Scratch {
   // The classes each rewrite's tasks cover, when filtered in the set-up (TaskMatches).
   std::vector<ClassId> filtered;
   // By position in `active` (the rewrites an iteration searches, each with tasks):
-  std::vector<uint32_t> active;                       // the rewrite's position
-  std::vector<std::size_t> limits_of;                 // backoff match limit
-  std::vector<std::size_t> first_task;                // its first task (one more entry: the end)
-  std::vector<char> applied;                          // whether its matches are applied (not banned)
-  std::vector<std::size_t> fires;                     // applications that made two classes equal
+  std::vector<uint32_t> active;         // the rewrite's position
+  std::vector<std::size_t> limits_of;   // backoff match limit
+  std::vector<std::size_t> first_task;  // its first task (one more entry: the end)
+  std::vector<char> applied;            // whether its matches are applied (not banned)
+  std::vector<std::size_t> fires;       // applications that made two classes equal
+  // The apply's batch of new root nodes (EGraph::add_all_to): each match's class, node
+  // and rewrite (by position in `active`), and what each changed.
+  std::vector<ClassId> batch_targets;
+  std::vector<ENode> batch_nodes;
+  std::vector<uint32_t> batch_active;
+  std::vector<uint8_t> batch_changed;
   std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
   std::size_t found_capacity = 0;
   bool in_use = false;
@@ -735,7 +748,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // (drop_present) once the e-graph is large, the same way for any number of threads: each task's list is
     // filtered on its own against the unchanged e-graph. With explanations on, every
     // match records its edge, so none is dropped.
-    if (!egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes) {
+    const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
+    if (filtering) {
       phase = Clock::now();
       std::size_t listed = 0;
       for (std::size_t t = 0; t < used; ++t) listed += applied[tasks[t].active] ? tasks[t].count() : 0;
@@ -759,6 +773,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // and each task's large match list is freed once applied, so that the lists do not
     // add to the e-graph's growth at the end of the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
+    // A large e-graph's filtered matches whose right side's root alone is missing
+    // (RootMissing) are applied by the batch (EGraph::add_all_to, which fetches what it
+    // needs itself), the others one at a time as they come.
+    const bool batching = filtering && egraph.num_nodes() >= kBatchMinNodes;
     auto for_each_match = [&](bool applying, auto&& visit) {
       for (std::size_t t = 0; t < used; ++t) {
         TaskMatches& task = tasks[t];
@@ -775,11 +793,13 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
             if (applying && ahead < task.listed) {
               const std::span<const ClassId> next(task.flat.data() + ahead * width, width);
               switch (state_of(ahead)) {
+                case InstanceFound::State::InClass:
+                  break;
                 case InstanceFound::State::Elsewhere:
                   egraph.prefetch_find(next[0]);
                   break;
                 case InstanceFound::State::RootMissing:
-                  egraph.prefetch_canonical(root_instance(rhs, next));
+                  if (!batching) egraph.prefetch_canonical(root_instance(rhs, next));
                   break;
                 default:
                   prefetch_instance(egraph, rhs, next);
@@ -813,24 +833,66 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
     std::vector<std::size_t>& fires = scratch.fires;
     fires.assign(active.size(), 0);
-    std::size_t m = 0;
-    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
-                             InstanceFound::State state) {
-      const Rewrite& rewrite = rewrites[r];
-      // With explanations, the edge joins the left side's exact term to the right
-      // side's (no match was filtered); without, the right side joins the class (a new
-      // root node goes straight into it).
-      const bool changed = left_terms.empty() ? apply_match(egraph, rewrite, eclass, match_ids, state)
-                                              : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
-                                                             Reason::rewrite(rewrite.name));
+    std::size_t m = 0;  // matches visited
+    // Counts a match's application; false if it reached the node limit (applying nodes
+    // can outgrow the budget within one iteration: the apply stops there).
+    auto applied_one = [&](std::size_t a, bool changed) {
+      ++stats.applied;
       if (changed) {
         ++fires[a];
         ++stats.merges;
       }
-      // Adding nodes can outgrow the budget within one iteration; stop applying then.
-      if (egraph.num_nodes() >= limits.max_nodes) {
-        cut = StopReason::NodeLimit;
-        return false;
+      if (egraph.num_nodes() < limits.max_nodes) return true;
+      cut = StopReason::NodeLimit;
+      return false;
+    };
+    std::vector<ClassId>& batch_targets = scratch.batch_targets;
+    std::vector<ENode>& batch_nodes = scratch.batch_nodes;
+    std::vector<uint32_t>& batch_active = scratch.batch_active;
+    std::vector<uint8_t>& batch_changed = scratch.batch_changed;
+    // Applies the batch; false if a limit cut it short. Near the node limit its nodes
+    // are added one at a time, so that the apply stops at the one that reaches it.
+    auto apply_batch = [&] {
+      const std::size_t size = batch_nodes.size();
+      if (size == 0) return true;
+      bool whole = true;
+      if (egraph.num_nodes() + 2 * size < limits.max_nodes) {
+        if (threads > 1) {
+          if (!arena) arena.emplace(static_cast<int>(threads));
+          arena->execute([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, threads); });
+        } else {
+          egraph.add_all_to(batch_targets, batch_nodes, batch_changed, 1);
+        }
+        for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
+      } else {
+        for (std::size_t i = 0; i < size && whole; ++i) {
+          const Rewrite& rewrite = rewrites[active[batch_active[i]]];
+          whole = applied_one(batch_active[i],
+                              egraph.add_to(batch_targets[i], batch_nodes[i], Reason::rewrite(rewrite.name)));
+        }
+      }
+      batch_targets.clear();
+      batch_nodes.clear();
+      batch_active.clear();
+      return whole;
+    };
+    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
+                             InstanceFound::State state) {
+      const Rewrite& rewrite = rewrites[r];
+      if (batching && state == InstanceFound::State::RootMissing) {
+        batch_targets.push_back(eclass);
+        batch_nodes.push_back(root_instance(rewrite.rhs, match_ids));
+        batch_active.push_back(static_cast<uint32_t>(a));
+        if (batch_nodes.size() == kApplyBatch && !apply_batch()) return false;
+      } else {
+        // With explanations, the edge joins the left side's exact term to the right
+        // side's (no match was filtered); without, the right side joins the class (a
+        // new root node goes straight into it).
+        const bool changed = left_terms.empty()
+                                 ? apply_match(egraph, rewrite, eclass, match_ids, state)
+                                 : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
+                                                Reason::rewrite(rewrite.name));
+        if (!applied_one(a, changed)) return false;
       }
       if ((m & 63) == 63 && elapsed() >= limits.max_seconds) {
         cut = StopReason::TimeLimit;
@@ -839,7 +901,11 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       ++m;
       return true;
     });
-    stats.applied = m + (cut ? 1 : 0);  // a cut comes after its match is applied
+    // The batch's last matches (none are left after a cut: those are not applied).
+    if (!cut) apply_batch();
+    batch_targets.clear();
+    batch_nodes.clear();
+    batch_active.clear();
     for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }

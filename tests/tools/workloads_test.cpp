@@ -164,7 +164,8 @@ TEST(Workloads, ParallelSearchGivesTheSameRunAndEGraph) {
   };
   // sum 9 and pos 3 are large enough that their later iterations search, and drop the
   // matches whose right side is in place already, on several threads; sum 10's
-  // rebuilds also go by rounds.
+  // rebuilds also go by rounds, and sum 10 and pos 4 add the new root nodes of their
+  // later iterations by the batch (EGraph::add_all_to).
   for (const Case& c :
        {Case{cli::sum_workload(9), sum_limits(), {}}, Case{cli::pos_workload(3), pos_limits(30), {}},
         Case{cli::sum_workload(10), sum_limits(), {}}, Case{cli::pos_workload(4), pos_limits(8), backoff}}) {

@@ -1,0 +1,164 @@
+// New nodes by the batch (egraph/add_batch.cpp): EGraph::add_all_to adds each node of
+// a batch to its target class, as add_to of each in turn would, its hash-cons and list
+// work cut into parts and shards that run on several threads. After the rebuild the
+// e-graph holds the same classes and nodes as after add_to one by one, and it is the
+// same, ids included, for any number of threads.
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "egraph/egraph.h"
+
+namespace eqsat {
+namespace {
+
+ENode binary(Op op, ClassId a, ClassId b) {
+  ENode node;
+  node.op = op;
+  node.dtype = DType::Index;
+  node.children = {a, b};
+  return node;
+}
+
+// A random e-graph of about 40,000 sums, differences and products over a few variables
+// (two of them bounded, so that some nodes know an interval) and two constants, and a
+// batch of 30,000 entries for it: new nodes over its classes (some twice, to other
+// classes or to the same one), nodes it holds already, and sums of the two constants
+// (whose value the analysis finds).
+struct GraphAndBatch {
+  EGraph egraph;
+  std::vector<ClassId> ids;  // ids[k]: the class of the k-th term added
+  std::vector<ClassId> targets;
+  std::vector<ENode> nodes;
+
+  explicit GraphAndBatch(unsigned seed) {
+    std::mt19937 rng(seed);
+    const Op ops[] = {Op::Add, Op::Sub, Op::Mul};
+    egraph.set_var_interval("a", Interval::range(0, 15));
+    egraph.set_var_interval("b", Interval::range(-4, 4));
+    for (const char* name : {"a", "b", "c", "d", "e", "f"}) ids.push_back(egraph.add_var(name, DType::Index));
+    const ClassId two = egraph.add_constant(Value::integer(DType::Index, 2));
+    const ClassId three = egraph.add_constant(Value::integer(DType::Index, 3));
+    ids.push_back(two);
+    ids.push_back(three);
+    auto random_node = [&] { return binary(ops[rng() % 3], ids[rng() % ids.size()], ids[rng() % ids.size()]); };
+    while (egraph.num_nodes() < 40000) ids.push_back(egraph.add(random_node()));
+    egraph.rebuild();
+    while (nodes.size() < 30000) {
+      const ClassId target = ids[rng() % ids.size()];
+      switch (rng() % 8) {
+        case 0:  // a node of the e-graph, perhaps of another class
+          nodes.push_back(egraph.eclass(ids[8 + rng() % (ids.size() - 8)]).nodes.front());
+          targets.push_back(target);
+          break;
+        case 1:  // a constant sum (2 + 3 is 5)
+          nodes.push_back(binary(Op::Add, two, three));
+          targets.push_back(target);
+          break;
+        case 2:  // a new node twice: to another class, then to the same one
+          nodes.push_back(random_node());
+          targets.push_back(target);
+          nodes.push_back(nodes.back());
+          targets.push_back(ids[rng() % ids.size()]);
+          nodes.push_back(nodes.back());
+          targets.push_back(target);
+          break;
+        default:
+          nodes.push_back(random_node());
+          targets.push_back(target);
+      }
+    }
+  }
+
+  // Each term's class (the batch's targets after the e-graph's terms), as the position
+  // of the first term in the same class: equal for two e-graphs that hold the same
+  // classes, whatever their ids.
+  std::vector<std::size_t> partition() const {
+    std::vector<ClassId> terms = ids;
+    terms.insert(terms.end(), targets.begin(), targets.end());
+    std::vector<std::size_t> first;
+    std::map<ClassId, std::size_t> seen;  // a class's first term
+    for (std::size_t k = 0; k < terms.size(); ++k) {
+      first.push_back(seen.emplace(egraph.find(terms[k]), k).first->second);
+    }
+    return first;
+  }
+};
+
+TEST(AddBatch, LeavesTheClassesAndNodesThatAddToOneByOneLeaves) {
+  GraphAndBatch batch(3), one_by_one(3);
+  ASSERT_TRUE(batch.egraph.adds_by_parts());
+  std::vector<uint8_t> changed;
+  batch.egraph.add_all_to(batch.targets, batch.nodes, changed, 1);
+  batch.egraph.rebuild();
+  for (std::size_t i = 0; i < one_by_one.nodes.size(); ++i) {
+    one_by_one.egraph.add_to(one_by_one.targets[i], one_by_one.nodes[i]);
+  }
+  one_by_one.egraph.rebuild();
+  EXPECT_EQ(batch.egraph.check_invariants(), "");
+  EXPECT_EQ(one_by_one.egraph.check_invariants(), "");
+  EXPECT_EQ(batch.egraph.num_classes(), one_by_one.egraph.num_classes());
+  EXPECT_EQ(batch.egraph.num_nodes(), one_by_one.egraph.num_nodes());
+  EXPECT_EQ(batch.partition(), one_by_one.partition());
+  // The analysis found the constant sums' value, and their classes hold its leaf.
+  const ClassId five = *batch.egraph.lookup_constant(Value::integer(DType::Index, 5));
+  EXPECT_EQ(batch.egraph.data(five).constant, Value::integer(DType::Index, 5));
+  // So did it the bounded variables' intervals: a + b is within [-4, 19].
+  const ClassId sum = *batch.egraph.lookup(binary(Op::Add, batch.ids[0], batch.ids[1]));
+  EXPECT_TRUE(batch.egraph.data(sum).interval.within(Interval::range(-4, 19)));
+}
+
+TEST(AddBatch, SaysWhichEntriesMadeAChange) {
+  GraphAndBatch graph(5);
+  EGraph& egraph = graph.egraph;
+  const ClassId a = graph.ids[0], b = graph.ids[1], c = graph.ids[2];
+  // A node no class holds: made up of a class made for it.
+  const ClassId fresh = egraph.add(binary(Op::Mul, egraph.add_var("g", DType::Index), a));
+  egraph.rebuild();
+  const ENode fresh_node = egraph.eclass(fresh).nodes.front();
+  const ENode missing = binary(Op::Sub, fresh, fresh);
+  ASSERT_FALSE(egraph.lookup(missing).has_value());
+  const ClassId held_by_a = egraph.find(a);
+  const std::vector<ClassId> targets = {
+      a,      // the missing node, new: a change
+      b,      // the same node to another class: a merge, a change
+      a,      // the same node to the class it is in by now: none
+      fresh,  // a node in its own class already: none
+      c,      // a node of another class: a merge, a change
+  };
+  const std::vector<ENode> nodes = {missing, missing, missing, fresh_node, fresh_node};
+  std::vector<uint8_t> changed;
+  egraph.add_all_to(targets, nodes, changed, 1);
+  EXPECT_EQ(changed, (std::vector<uint8_t>{1, 1, 0, 0, 1}));
+  egraph.rebuild();
+  EXPECT_EQ(egraph.check_invariants(), "");
+  EXPECT_EQ(egraph.find(held_by_a), egraph.find(b));
+  EXPECT_EQ(egraph.find(fresh), egraph.find(c));
+  EXPECT_EQ(egraph.lookup(missing), egraph.find(a));
+}
+
+TEST(AddBatch, GivesTheSameEGraphOnAnyNumberOfThreads) {
+  GraphAndBatch one(9), two(9);
+  std::vector<uint8_t> changed_one, changed_two;
+  one.egraph.add_all_to(one.targets, one.nodes, changed_one, 1);
+  one.egraph.rebuild(1);
+  tbb::task_arena arena(2);
+  arena.execute([&] {
+    two.egraph.add_all_to(two.targets, two.nodes, changed_two, 2);
+    two.egraph.rebuild(2);
+  });
+  EXPECT_EQ(changed_one, changed_two);
+  EXPECT_EQ(two.egraph.check_invariants(), "");
+  ASSERT_EQ(one.egraph.class_ids(), two.egraph.class_ids());
+  for (ClassId id : one.egraph.class_ids()) {
+    EXPECT_TRUE(one.egraph.eclass(id).nodes == two.egraph.eclass(id).nodes) << id.value;
+    EXPECT_TRUE(one.egraph.eclass(id).parents == two.egraph.eclass(id).parents) << id.value;
+    EXPECT_TRUE(one.egraph.data(id) == two.egraph.data(id)) << id.value;
+  }
+}
+
+}  // namespace
+}  // namespace eqsat
