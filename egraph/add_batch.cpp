@@ -33,7 +33,7 @@
 // Every decision depends on the e-graph and the batch only: the parts, the shards and
 // the orders are the same for any number of threads, so the result is too.
 #include <algorithm>
-#include <array>
+#include <optional>
 #include <vector>
 
 #include "egraph/egraph.h"
@@ -103,26 +103,18 @@ void EGraph::add_all_to(std::span<const ClassId> targets, std::span<const ENode>
     };
     if (memo_.has_parts()) {
       lists.order.sort(lists.homes, memo_.slots());
-      std::array<std::ptrdiff_t, NodeMemo::kParts> grown{};
-      std::array<std::vector<uint32_t>, NodeMemo::kParts> refused;
       auto fetch = [&](uint32_t i) {
         memo_.prefetch_home(lists.homes[i]);
         __builtin_prefetch(&lists.forms[i]);
       };
-      lists.order.run(threads, fetch, [&](std::size_t part, uint32_t i) {
+      const PartOrder::Outcome outcome = lists.order.run(threads, fetch, [&](uint32_t i) -> std::optional<int> {
         const auto placed = memo_.emplace_in_part(lists.homes[i], lists.forms[i], lists.roots[i]);
-        if (!placed) {
-          refused[part].push_back(i);
-        } else if (placed->second) {
-          ++grown[part];
-        } else {
-          lists.found[i] = placed->first;
-        }
+        if (!placed) return std::nullopt;
+        if (!placed->second) lists.found[i] = placed->first;
+        return placed->second ? 1 : 0;
       });
-      for (std::ptrdiff_t delta : grown) memo_.adjust_size(delta);
-      for (const std::vector<uint32_t>& entries : refused) {
-        for (uint32_t i : entries) insert(i);
-      }
+      memo_.adjust_size(outcome.grown);
+      for (uint32_t i : outcome.refused) insert(i);
     } else {
       for (uint32_t i = 0; i < n; ++i) {
         if (lists.homes[i] != PartOrder::kNoHome) insert(i);

@@ -63,9 +63,9 @@ bool defined_on_operands(const ENode& node, DType operand, std::span<const Inter
 
 // Frees the storage of a work list that a large rebuild grew (over 64 KB); small ones
 // keep theirs, so that the many small runs of a batch allocate nothing.
-template <class T>
-void release_if_large(std::vector<T>& list) {
-  if (list.capacity() * sizeof(T) > (std::size_t{64} << 10)) std::vector<T>().swap(list);
+template <class T, class Allocator>
+void release_if_large(std::vector<T, Allocator>& list) {
+  if (list.capacity() * sizeof(T) > (std::size_t{64} << 10)) std::vector<T, Allocator>().swap(list);
 }
 
 // Trims a class's node or parent list that the rebuild's deduplication left much

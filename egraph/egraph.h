@@ -25,6 +25,7 @@
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
 #include "egraph/explain.h"
+#include "egraph/huge_pages.h"
 #include "egraph/intern_index.h"
 #include "egraph/node_memo.h"
 #include "egraph/parent.h"
@@ -259,7 +260,7 @@ class EGraph {
   EClass& class_of(ClassId root) { return slots_[slot_of_[root.value]]; }
   uint32_t new_slot(EClass eclass);
   std::vector<uint32_t> slot_of_;  // by class id
-  std::vector<EClass> slots_;
+  std::vector<EClass, HugePageAllocator<EClass>> slots_;
   std::vector<uint32_t> free_slots_;
   // Analysis data of the classes that know more than their dtype (EClass::facts), and
   // that of the others, by dtype (a member, so that reading it is a plain load).
@@ -273,7 +274,9 @@ class EGraph {
   std::vector<EClass> spare_classes_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
-  std::vector<ParentEntry> pending_;           // parents to re-canonicalize
+  // Parents to re-canonicalize (in huge pages once large: a large apply's merges queue
+  // millions, and the list is grown anew each iteration).
+  std::vector<ParentEntry, HugePageAllocator<ParentEntry>> pending_;
   std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair, with a flag per class id so that

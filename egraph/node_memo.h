@@ -16,6 +16,7 @@
 
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
+#include "egraph/huge_pages.h"
 
 namespace eqsat {
 
@@ -228,7 +229,7 @@ class NodeMemo {
   void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
 
   void rehash(std::size_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
+    std::vector<Slot, HugePageAllocator<Slot>> old = std::move(slots_);
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
@@ -243,7 +244,7 @@ class NodeMemo {
     }
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;  // in huge pages once 2 MB or more
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -48,23 +49,45 @@ class PartOrder {
     }
   }
 
-  // Calls run(part, op) for every operation, part by part as above, on `threads`
-  // threads (in the calling task arena). The operations wait for memory: before each,
-  // fetch(op) is called for the one kFetchAhead places on in its part, so that its
-  // slot and the batch's records of it are on their way meanwhile.
+  // What a run left to do: the change of the table's size, which the parts cannot
+  // share a count of (NodeMemo::adjust_size), and the operations a part refused, by
+  // part and then in order, to be made afterwards with the plain forms.
+  struct Outcome {
+    std::ptrdiff_t grown = 0;
+    std::vector<uint32_t> refused;
+  };
+
+  // Calls run(op) for every operation, part by part as above, on `threads` threads (in
+  // the calling task arena): it returns the change of the table's size it made (-1, 0
+  // or 1), or nullopt if its part refused it. The operations wait for memory: before
+  // each, fetch(op) is called for the one kFetchAhead places on in its part, so that
+  // its slot and the batch's records of it are on their way meanwhile.
   template <class Fetch, class Run>
-  void run(unsigned threads, Fetch&& fetch, Run&& run) const {
+  Outcome run(unsigned threads, Fetch&& fetch, Run&& run) const {
+    std::array<std::ptrdiff_t, NodeMemo::kParts> grown{};
+    std::array<std::vector<uint32_t>, NodeMemo::kParts> refused;
     auto run_part = [&](std::size_t part) {
       const uint32_t* op = order_.data() + start_[part * kStretchesPerPart];
       const uint32_t* const end = order_.data() + start_[(part + 1) * kStretchesPerPart];
       for (; op != end; ++op) {
         if (end - op > kFetchAhead) fetch(op[kFetchAhead]);
-        run(part, *op);
+        const std::optional<int> change = run(*op);
+        if (change) {
+          grown[part] += *change;
+        } else {
+          refused[part].push_back(*op);
+        }
       }
     };
     for (std::size_t parity = 0; parity < 2; ++parity) {
       for_range(threads, NodeMemo::kParts / 2, 1, [&](std::size_t k) { run_part(2 * k + parity); });
     }
+    Outcome outcome;
+    for (std::size_t part = 0; part < NodeMemo::kParts; ++part) {
+      outcome.grown += grown[part];
+      outcome.refused.insert(outcome.refused.end(), refused[part].begin(), refused[part].end());
+    }
+    return outcome;
   }
 
   // Frees the order's storage if a large batch grew it.

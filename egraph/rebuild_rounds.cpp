@@ -32,8 +32,6 @@
 // one thread, and two parts running at once touch disjoint slots. So the result is the
 // same for 1, 2 or N threads.
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <optional>
 #include <vector>
 
@@ -97,39 +95,26 @@ void EGraph::congruence_round(unsigned threads) {
     }
   } else {
     round.order.sort(round.homes, memo_.slots());
-    // Per part: the change of the table's size, and the operations it refused.
-    std::array<std::ptrdiff_t, NodeMemo::kParts> grown{};
-    std::array<std::vector<uint32_t>, NodeMemo::kParts> refused;
     auto fetch = [&](uint32_t op) {
       memo_.prefetch_home(round.homes[op]);
       __builtin_prefetch(&round.entries[op / 2]);
       __builtin_prefetch(&round.forms[op / 2]);
     };
-    round.order.run(threads, fetch, [&](std::size_t part, uint32_t op) {
+    const PartOrder::Outcome outcome = round.order.run(threads, fetch, [&](uint32_t op) -> std::optional<int> {
       const std::size_t entry = op / 2;
       const uint32_t home = round.homes[op];
       if (op % 2 == 0) {
         const std::optional<bool> erased = memo_.erase_in_part(home, round.entries[entry].node());
-        if (!erased) {
-          refused[part].push_back(op);
-        } else if (*erased) {
-          --grown[part];
-        }
-      } else {
-        const auto placed = memo_.emplace_in_part(home, round.forms[entry], round.entries[entry].holder());
-        if (!placed) {
-          refused[part].push_back(op);
-        } else if (placed->second) {
-          ++grown[part];
-        } else {
-          round.found[entry] = placed->first;
-        }
+        if (!erased) return std::nullopt;
+        return *erased ? -1 : 0;
       }
+      const auto placed = memo_.emplace_in_part(home, round.forms[entry], round.entries[entry].holder());
+      if (!placed) return std::nullopt;
+      if (!placed->second) round.found[entry] = placed->first;
+      return placed->second ? 1 : 0;
     });
-    for (std::ptrdiff_t delta : grown) memo_.adjust_size(delta);
-    for (const std::vector<uint32_t>& ops : refused) {
-      for (uint32_t op : ops) plain(op);
-    }
+    memo_.adjust_size(outcome.grown);
+    for (uint32_t op : outcome.refused) plain(op);
   }
 
   // 3. Merges and marks, in the entries' order (the loop's, from the back).
