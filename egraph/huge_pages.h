@@ -1,10 +1,11 @@
 // Storage for the engine's largest arrays, in huge pages where the system grants them.
 //
-// A large saturation allocates its largest arrays (the hash-cons table, the match
-// lists, the rebuild's work lists) again and again as they grow, and every fresh 4 KB
-// page costs a page fault on first touch. On this project's machine class (a virtual
-// machine) a fault costs about 20 microseconds: `sum 10` took 21,000 of them, a good
-// part of its run (docs/performance.md, "Page faults"). An array of 2 MB or more
+// A large saturation allocates its largest arrays (the hash-cons table, the class
+// records, the rebuild's pending list) again and again as they grow, and every fresh
+// 4 KB page costs a page fault on first touch. On this project's machine class (a
+// virtual machine) a fault costs about 20 microseconds: `sum 10` took 21,000 of them,
+// a good part of its run (docs/performance.md, "New root nodes by the batch; huge
+// pages for the largest arrays"). An array of 2 MB or more
 // taken from this allocator is aligned to 2 MB and marked for transparent huge pages
 // (madvise MADV_HUGEPAGE), so the kernel faults it in 2 MB at a time; it also takes
 // fewer TLB entries, which the hash-cons's random probes miss. Smaller arrays come from

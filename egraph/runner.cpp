@@ -850,6 +850,11 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ENode>& batch_nodes = scratch.batch_nodes;
     std::vector<uint32_t>& batch_active = scratch.batch_active;
     std::vector<uint8_t>& batch_changed = scratch.batch_changed;
+    auto clear_batch = [&] {
+      batch_targets.clear();
+      batch_nodes.clear();
+      batch_active.clear();
+    };
     // Applies the batch; false if a limit cut it short. Near the node limit its nodes
     // are added one at a time, so that the apply stops at the one that reaches it.
     auto apply_batch = [&] {
@@ -871,9 +876,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                               egraph.add_to(batch_targets[i], batch_nodes[i], Reason::rewrite(rewrite.name)));
         }
       }
-      batch_targets.clear();
-      batch_nodes.clear();
-      batch_active.clear();
+      clear_batch();
       return whole;
     };
     for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
@@ -901,11 +904,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       ++m;
       return true;
     });
-    // The batch's last matches (none are left after a cut: those are not applied).
+    // The batch's last matches; after a cut they are not applied.
     if (!cut) apply_batch();
-    batch_targets.clear();
-    batch_nodes.clear();
-    batch_active.clear();
+    clear_batch();
     for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
