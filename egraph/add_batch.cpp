@@ -31,6 +31,14 @@
 // otherwise for a node whose operand an earlier entry merged: it would find it by that
 // merge, where the batch inserts it and the rebuild finds the congruence.)
 //
+// add_all is the batch form of `add`, for the new inner nodes of right sides (the
+// runner makes them a level at a time, then their roots with add_all_to). Its phases 1
+// and 2 are the same, with a placeholder (the entry's number) as each node's value in
+// the hash-cons, so that a later equal node finds which entry it equals; then,
+// serially in the batch's order, every inserted node gets a new class (ids in that
+// order), its slot gets the class by parts, it joins its operands' parent lists by
+// shards, and last the nodes of known value are added with `add`.
+//
 // Every decision depends on the e-graph and the batch only: the parts, the shards and
 // the orders are the same for any number of threads, so the result is too.
 #include <algorithm>
@@ -63,7 +71,102 @@ enum NodeKind : uint8_t {
 
 std::size_t shard_of(ClassId id) { return (id.value >> 6) % kShards; }
 
+// The hash-cons value of add_all's entry i until its class is made: kPlaceholder | i.
+constexpr uint32_t kPlaceholder = uint32_t{1} << 31;
+
 }  // namespace
+
+// Phase 1 of both batches: canonical forms, homes and kinds of nodes[first, first + n)
+// (reads only), into add_lists_.
+void EGraph::prepare_batch(std::span<const ENode> nodes, std::size_t first, std::size_t n, unsigned threads) {
+  AddLists& lists = add_lists_;
+  memo_.reserve_more(n);  // so that no insertion of the batch grows the table
+  lists.forms.resize(n);
+  lists.kinds.resize(n);
+  lists.homes.resize(n);
+  for_range(threads, n, kGrain, [&](std::size_t i) {
+    const ENode form = canonicalize(nodes[first + i]);
+    const ClassData data = make_data(form);
+    const NodeKind kind = data.constant && form.op != Op::Const ? kConstant
+                          : data == dtype_data(form.dtype)      ? kPlain
+                                                                : kFacts;
+    lists.forms[i] = form;
+    lists.kinds[i] = kind;
+    lists.homes[i] = kind == kConstant ? PartOrder::kNoHome : static_cast<uint32_t>(memo_.home_of(form));
+  });
+}
+
+// Phase 2: the batch's forms into the hash-cons, forms[i] -> values[i], by parts; what
+// a part refuses goes in afterwards, in order. (A table too small for parts takes the
+// batch in order, on this thread: the same nodes go in and are found, so the result
+// does not depend on the table's size, which a batch of cases' history sets.) Sets
+// found[i] to the class a node was found with, else leaves it invalid.
+void EGraph::insert_batch(std::span<const ClassId> values, unsigned threads) {
+  AddLists& lists = add_lists_;
+  const std::size_t n = lists.forms.size();
+  lists.found.assign(n, ClassId());
+  auto insert = [&](uint32_t i) {
+    const auto [existing, inserted] = memo_.emplace(lists.forms[i], values[i]);
+    if (!inserted) lists.found[i] = existing;
+  };
+  if (!memo_.has_parts()) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (lists.homes[i] != PartOrder::kNoHome) insert(i);
+    }
+    return;
+  }
+  lists.order.sort(lists.homes, memo_.slots());
+  auto fetch = [&](uint32_t i) {
+    memo_.prefetch_home(lists.homes[i]);
+    __builtin_prefetch(&lists.forms[i]);
+  };
+  const PartOrder::Outcome outcome = lists.order.run(threads, fetch, [&](uint32_t i) -> std::optional<int> {
+    const auto placed = memo_.emplace_in_part(lists.homes[i], lists.forms[i], values[i]);
+    if (!placed) return std::nullopt;
+    if (!placed->second) lists.found[i] = placed->first;
+    return placed->second ? 1 : 0;
+  });
+  memo_.adjust_size(outcome.grown);
+  for (uint32_t i : outcome.refused) insert(i);
+}
+
+// Phase 3: every node the batch inserted into its operands' parent lists, with its class
+// classes[i], and (with `into_classes`) into that class's node list, by shard of class
+// ids. Nothing is merged meanwhile: classes and operands are canonical.
+void EGraph::list_batch(std::span<const ClassId> classes, bool into_classes, unsigned threads) {
+  AddLists& lists = add_lists_;
+  const std::size_t n = lists.forms.size();
+  const uint16_t epoch = static_cast<uint16_t>(epoch_);
+  auto inserted = [&](std::size_t i) { return lists.kinds[i] != kConstant && !lists.found[i].valid(); };
+  lists.marked.resize(kShards);
+  for_range(threads, kShards, 1, [&](std::size_t shard) {
+    std::vector<ClassId>& marked = lists.marked[shard];
+    marked.clear();
+    auto mark = [&](ClassId id) {
+      if (is_dirty_[id.value]) return;
+      is_dirty_[id.value] = 1;
+      marked.push_back(id);
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!inserted(i)) continue;
+      const ENode& form = lists.forms[i];
+      const ClassId holder = classes[i];
+      if (into_classes && shard_of(holder) == shard) {
+        EClass& eclass = class_of(holder);
+        ENode& node = eclass.nodes.emplace_back(form);
+        node.added_at = node.formed_at = epoch;
+        eclass.changed_at = epoch_;
+        mark(holder);
+      }
+      for (ClassId child : form.children) {
+        if (shard_of(child) != shard) continue;
+        class_of(child).parents.emplace_back(form, holder);
+        mark(child);
+      }
+    }
+  });
+  for (const std::vector<ClassId>& marked : lists.marked) dirty_.insert(dirty_.end(), marked.begin(), marked.end());
+}
 
 void EGraph::add_all_to(std::span<const ClassId> targets, std::span<const ENode> nodes, std::vector<uint8_t>& changed,
                         unsigned threads) {
@@ -73,88 +176,11 @@ void EGraph::add_all_to(std::span<const ClassId> targets, std::span<const ENode>
   AddLists& lists = add_lists_;
   for (std::size_t first = 0; first < nodes.size(); first += kBatchEntries) {
     const std::size_t n = std::min(kBatchEntries, nodes.size() - first);
-    memo_.reserve_more(n);  // so that no insertion of the batch grows the table
-    const uint16_t epoch = static_cast<uint16_t>(epoch_);
-
-    // 1. Canonical forms, classes, homes and kinds (reads only).
-    lists.forms.resize(n);
+    prepare_batch(nodes, first, n, threads);
     lists.roots.resize(n);
-    lists.kinds.resize(n);
-    lists.homes.resize(n);
-    for_range(threads, n, kGrain, [&](std::size_t i) {
-      const ENode form = canonicalize(nodes[first + i]);
-      const ClassData data = make_data(form);
-      const NodeKind kind = data.constant && form.op != Op::Const ? kConstant
-                            : data == dtype_data(form.dtype)      ? kPlain
-                                                                  : kFacts;
-      lists.forms[i] = form;
-      lists.roots[i] = find(targets[first + i]);
-      lists.kinds[i] = kind;
-      lists.homes[i] = kind == kConstant ? PartOrder::kNoHome : static_cast<uint32_t>(memo_.home_of(form));
-    });
-
-    // 2. Into the hash-cons, by parts; what a part refuses goes in afterwards, in order.
-    // (A table too small for parts takes the batch in order, on this thread: the same
-    // nodes go in and are found, so the result does not depend on the table's size,
-    // which a batch of cases' history sets.)
-    lists.found.assign(n, ClassId());
-    auto insert = [&](uint32_t i) {
-      const auto [existing, inserted] = memo_.emplace(lists.forms[i], lists.roots[i]);
-      if (!inserted) lists.found[i] = existing;
-    };
-    if (memo_.has_parts()) {
-      lists.order.sort(lists.homes, memo_.slots());
-      auto fetch = [&](uint32_t i) {
-        memo_.prefetch_home(lists.homes[i]);
-        __builtin_prefetch(&lists.forms[i]);
-      };
-      const PartOrder::Outcome outcome = lists.order.run(threads, fetch, [&](uint32_t i) -> std::optional<int> {
-        const auto placed = memo_.emplace_in_part(lists.homes[i], lists.forms[i], lists.roots[i]);
-        if (!placed) return std::nullopt;
-        if (!placed->second) lists.found[i] = placed->first;
-        return placed->second ? 1 : 0;
-      });
-      memo_.adjust_size(outcome.grown);
-      for (uint32_t i : outcome.refused) insert(i);
-    } else {
-      for (uint32_t i = 0; i < n; ++i) {
-        if (lists.homes[i] != PartOrder::kNoHome) insert(i);
-      }
-    }
-
-    // 3. The inserted nodes into their classes' node lists and their operands' parent
-    // lists, by shard of class ids. Nothing is merged yet: roots and operands are the
-    // canonical classes of phase 1.
-    auto inserted = [&](std::size_t i) { return lists.kinds[i] != kConstant && !lists.found[i].valid(); };
-    lists.marked.resize(kShards);
-    for_range(threads, kShards, 1, [&](std::size_t shard) {
-      std::vector<ClassId>& marked = lists.marked[shard];
-      marked.clear();
-      auto mark = [&](ClassId id) {
-        if (is_dirty_[id.value]) return;
-        is_dirty_[id.value] = 1;
-        marked.push_back(id);
-      };
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!inserted(i)) continue;
-        const ENode& form = lists.forms[i];
-        const ClassId root = lists.roots[i];
-        if (shard_of(root) == shard) {
-          EClass& eclass = class_of(root);
-          ENode& node = eclass.nodes.emplace_back(form);
-          node.added_at = node.formed_at = epoch;
-          eclass.changed_at = epoch_;
-          mark(root);
-        }
-        for (ClassId child : form.children) {
-          if (shard_of(child) != shard) continue;
-          class_of(child).parents.emplace_back(form, root);
-          mark(child);
-        }
-      }
-    });
-    for (const std::vector<ClassId>& marked : lists.marked) dirty_.insert(dirty_.end(), marked.begin(), marked.end());
-
+    for (std::size_t i = 0; i < n; ++i) lists.roots[i] = find(targets[first + i]);
+    insert_batch(lists.roots, threads);
+    list_batch(lists.roots, true, threads);
     // 4. Data, merges and constants, in the batch's order.
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t entry = first + i;
@@ -170,6 +196,60 @@ void EGraph::add_all_to(std::span<const ClassId> targets, std::span<const ENode>
   }
   // The lists of a large batch are not kept: the apply is where a run's memory peaks
   // (kept, they cost `sum 10` 6 bytes per e-node).
+  if (lists.forms.capacity() > kGrain) lists = AddLists();
+}
+
+void EGraph::add_all(std::span<const ENode> nodes, std::vector<ClassId>& classes, unsigned threads) {
+  assert(!explain_ && "with explanations on, every node is added with add");
+  classes.assign(nodes.size(), ClassId());
+  AddLists& lists = add_lists_;
+  for (std::size_t first = 0; first < nodes.size(); first += kBatchEntries) {
+    const std::size_t n = std::min(kBatchEntries, nodes.size() - first);
+    prepare_batch(nodes, first, n, threads);
+    // The nodes go in under placeholders (entry i as kPlaceholder | i, above any class
+    // id), so that a later equal node finds which entry it equals.
+    lists.roots.resize(n);
+    for (std::size_t i = 0; i < n; ++i) lists.roots[i] = ClassId(kPlaceholder | static_cast<uint32_t>(i));
+    insert_batch(lists.roots, threads);
+    const std::span<ClassId> batch_classes(classes.data() + first, n);
+    // 3. Serially, in the batch's order: a class for each node inserted (so ids are
+    // given in that order), the class found for the others.
+    for (std::size_t i = 0; i < n; ++i) {
+      if (lists.kinds[i] == kConstant) continue;
+      const ClassId found = lists.found[i];
+      if (!found.valid()) {
+        const ENode& form = lists.forms[i];
+        batch_classes[i] = new_class(form, lists.kinds[i] == kPlain ? dtype_data(form.dtype) : make_data(form));
+      } else if (found.value & kPlaceholder) {
+        batch_classes[i] = batch_classes[found.value & ~kPlaceholder];
+      } else {
+        batch_classes[i] = find(found);
+      }
+    }
+    // 4. The inserted nodes' slots get their classes, by parts.
+    for (std::size_t i = 0; i < n; ++i) {
+      if (lists.found[i].valid()) lists.homes[i] = PartOrder::kNoHome;
+    }
+    if (memo_.has_parts()) {
+      lists.order.sort(lists.homes, memo_.slots());
+      auto fetch = [&](uint32_t i) { memo_.prefetch_home(lists.homes[i]); };
+      const PartOrder::Outcome outcome = lists.order.run(threads, fetch, [&](uint32_t i) -> std::optional<int> {
+        if (!memo_.assign_in_part(lists.homes[i], lists.forms[i], batch_classes[i])) return std::nullopt;
+        return 0;
+      });
+      for (uint32_t i : outcome.refused) memo_.assign(lists.forms[i], batch_classes[i]);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (lists.homes[i] != PartOrder::kNoHome) memo_.assign(lists.forms[i], batch_classes[i]);
+      }
+    }
+    // 5. Their operands' parent lists (each is in its class's node list already).
+    list_batch(batch_classes, false, threads);
+    // 6. The nodes of known value, as `add` makes them (with their constant leaf).
+    for (std::size_t i = 0; i < n; ++i) {
+      if (lists.kinds[i] == kConstant) batch_classes[i] = add(nodes[first + i]);
+    }
+  }
   if (lists.forms.capacity() > kGrain) lists = AddLists();
 }
 

@@ -272,7 +272,18 @@ ClassId EGraph::add(ENode node) {
   node = canonicalize_mut(std::move(node));
   if (std::optional<ClassId> existing = memo_.find(node)) return union_find_.find_mut(*existing);
 
-  ClassId id = union_find_.make_set();
+  const ClassId id = new_class(node, make_data(node));
+  for (ClassId child : node.children) {
+    class_of(child).parents.emplace_back(node, id);  // children are canonical
+    mark_dirty(child);
+  }
+  memo_.emplace(node, id);
+  if (node.op != Op::Const && data(class_of(id)).constant) materialize_constant(id);
+  return id;
+}
+
+ClassId EGraph::new_class(ENode node, const ClassData& data) {
+  const ClassId id = union_find_.make_set();
   EClass eclass;
   if (!spare_classes_.empty()) {
     eclass = std::move(spare_classes_.back());  // empty lists with storage
@@ -281,18 +292,12 @@ ClassId EGraph::add(ENode node) {
   eclass.id = id;
   eclass.changed_at = epoch_;
   eclass.dtype = node.dtype;
-  set_data(eclass, make_data(node));
+  set_data(eclass, data);
   node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
-  for (ClassId child : node.children) {
-    class_of(child).parents.emplace_back(node, id);  // children are canonical
-    mark_dirty(child);
-  }
   slot_of_.push_back(new_slot(std::move(eclass)));
   is_dirty_.push_back(0);
   ++num_classes_;
-  memo_.emplace(node, id);
-  if (node.op != Op::Const && data(class_of(id)).constant) materialize_constant(id);
   return id;
 }
 

@@ -107,6 +107,13 @@ class EGraph {
   // nodes come by the ten thousand (egraph/add_batch.cpp).
   void add_all_to(std::span<const ClassId> targets, std::span<const ENode> nodes, std::vector<uint8_t>& changed,
                   unsigned threads);
+  // Adds every node of `nodes` as `add` of each in turn would, and gives its class in
+  // classes[i] (resized to the batch): a node already present, or equal to an earlier
+  // one of the batch, has that one's class; the others get new classes, their ids in
+  // the batch's order. Its hash-cons and list work runs on `threads` threads, with the
+  // same result for any number. Explanations must be off. For the new inner nodes of
+  // a large apply's right sides (egraph/add_batch.cpp).
+  void add_all(std::span<const ENode> nodes, std::vector<ClassId>& classes, unsigned threads);
   // Whether the hash-cons is large enough for add_all_to to split its work by parts.
   bool adds_by_parts() const { return memo_.has_parts(); }
   // Starts fetching the hash-cons slot of `node`, for an `add` of it soon after.
@@ -224,6 +231,13 @@ class EGraph {
   bool nothing_known_of_sum_or_product(const ENode& node) const;
   // Adds a constant node to a class whose analysis found its value (egg's `modify`).
   void materialize_constant(ClassId id);
+  // A new class holding `node` (canonical, not yet in the hash-cons, its parents not
+  // listed), with `data` as its data.
+  ClassId new_class(ENode node, const ClassData& data);
+  // The phases add_all_to and add_all share (egraph/add_batch.cpp).
+  void prepare_batch(std::span<const ENode> nodes, std::size_t first, std::size_t n, unsigned threads);
+  void insert_batch(std::span<const ClassId> values, unsigned threads);
+  void list_batch(std::span<const ClassId> classes, bool into_classes, unsigned threads);
   // Joins the data of a node just added to canonical class `root` into the class's.
   void join_new_node(ClassId root, const ClassData& incoming);
   // Joins `refined` (the class's data with a fact added) into the class.

@@ -114,6 +114,27 @@ class NodeMemo {
       if (slot.holds(node)) return std::pair{slot.id, false};
     }
   }
+  // Sets the class of `node`, which the table holds, looking it up from `home` in its
+  // part: false if refused (then `assign` does it).
+  bool assign_in_part(std::size_t home, const ENode& node, ClassId id) {
+    const std::size_t stop = part_stop(home);
+    for (std::size_t i = home; i != stop; i = (i + 1) & mask_) {
+      if (slots_[i].holds(node)) {
+        slots_[i].id = id;
+        return true;
+      }
+    }
+    return false;
+  }
+  // Sets the class of `node`, which the table holds.
+  void assign(const ENode& node, ClassId id) {
+    for (std::size_t i = home(node);; i = (i + 1) & mask_) {
+      if (slots_[i].holds(node)) {
+        slots_[i].id = id;
+        return;
+      }
+    }
+  }
   // erase from `home`, in its part: nullopt if refused, else whether it erased.
   std::optional<bool> erase_in_part(std::size_t home, const ENode& node) {
     const std::size_t stop = part_stop(home);

@@ -452,6 +452,21 @@ constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
 // many as the filter needs: the batch takes the filter's RootMissing matches).
 constexpr std::size_t kBatchMinNodes = 24576;
 
+// Whether the apply's batch takes a match in `state` of a rewrite with right side
+// `rhs`: one whose right side's root alone is missing, or (Missing) whose root is an
+// operation over new inner nodes (the filter's Missing without a filter is every
+// match: the batch is only used with the filter).
+bool batched(const Pattern& rhs, InstanceFound::State state) {
+  switch (state) {
+    case InstanceFound::State::RootMissing:
+      return true;
+    case InstanceFound::State::Missing:
+      return rhs.root_node().kind == PatternNode::Kind::Op;
+    default:
+      return false;
+  }
+}
+
 // Below this many matches in all, the filter runs on the calling thread alone.
 constexpr std::size_t kParallelFilterMinMatches = 4096;
 // Below this many e-nodes, no filter: everything the apply reads is in cache, and a
@@ -493,6 +508,17 @@ struct Scratch {
   std::vector<ENode> batch_nodes;
   std::vector<uint32_t> batch_active;
   std::vector<uint8_t> batch_changed;
+  // Of its Missing matches (right sides with new inner nodes): where each one's
+  // substitution starts in batch_substs (kNoSubst for a RootMissing match), and the
+  // classes of every right side's nodes, level by level.
+  static constexpr uint32_t kNoSubst = static_cast<uint32_t>(-1);
+  std::vector<uint32_t> batch_subst_at;
+  std::vector<ClassId> batch_substs;
+  std::vector<ClassId> built;
+  std::vector<uint32_t> built_at;
+  std::vector<ENode> level_nodes;
+  std::vector<uint32_t> level_slots;
+  std::vector<ClassId> level_classes;
   std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
   std::size_t found_capacity = 0;
   bool in_use = false;
@@ -802,7 +828,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                   if (!batching) egraph.prefetch_canonical(root_instance(rhs, next));
                   break;
                 default:
-                  prefetch_instance(egraph, rhs, next);
+                  if (!batching || !batched(rhs, InstanceFound::State::Missing)) prefetch_instance(egraph, rhs, next);
               }
             }
             if (!visit(task.rewrite, task.active, run.eclass,
@@ -850,30 +876,92 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ENode>& batch_nodes = scratch.batch_nodes;
     std::vector<uint32_t>& batch_active = scratch.batch_active;
     std::vector<uint8_t>& batch_changed = scratch.batch_changed;
+    std::vector<uint32_t>& batch_subst_at = scratch.batch_subst_at;
+    std::vector<ClassId>& batch_substs = scratch.batch_substs;
+    std::size_t batch_bound = 0;  // at most this many nodes the batch adds
     auto clear_batch = [&] {
       batch_targets.clear();
       batch_nodes.clear();
       batch_active.clear();
+      batch_subst_at.clear();
+      batch_substs.clear();
+      batch_bound = 0;
     };
-    // Applies the batch; false if a limit cut it short. Near the node limit its nodes
-    // are added one at a time, so that the apply stops at the one that reaches it.
+    auto run_on_threads = [&](auto&& body) {
+      if (threads > 1) {
+        if (!arena) arena.emplace(static_cast<int>(threads));
+        arena->execute(body);
+      } else {
+        body();
+      }
+    };
+    // The new inner nodes of the batch's Missing matches, level by level of their right
+    // sides (EGraph::add_all: ids in the order of the levels, then of the matches), and
+    // then every match's root node, in batch_nodes.
+    auto build_inner_nodes = [&] {
+      std::vector<ClassId>& built = scratch.built;
+      std::vector<uint32_t>& built_at = scratch.built_at;
+      built.clear();
+      built_at.assign(batch_nodes.size(), 0);
+      std::size_t levels = 0;
+      for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
+        if (batch_subst_at[e] == Scratch::kNoSubst) continue;
+        const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
+        built_at[e] = static_cast<uint32_t>(built.size());
+        built.resize(built.size() + rhs.nodes.size());
+        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+          const PatternNode& pnode = rhs.nodes[k];
+          if (pnode.kind == PatternNode::Kind::Var)
+            built[built_at[e] + k] = batch_substs[batch_subst_at[e] + pnode.var];
+          if (pnode.kind == PatternNode::Kind::Const) built[built_at[e] + k] = egraph.add_constant(pnode.value);
+        }
+        levels = std::max(levels, rhs.height());
+      }
+      // A node of height h (its longest path down to a variable or constant) has its
+      // operands' classes once the nodes of the heights below it are made.
+      for (std::size_t height = 1; height < levels; ++height) {
+        scratch.level_nodes.clear();
+        scratch.level_slots.clear();
+        for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
+          if (batch_subst_at[e] == Scratch::kNoSubst) continue;
+          const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
+          for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+            if (k == rhs.root || rhs.height_of(k) != height) continue;
+            scratch.level_nodes.push_back(operation_node(rhs.nodes[k], built.data() + built_at[e]));
+            scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
+          }
+        }
+        run_on_threads([&] { egraph.add_all(scratch.level_nodes, scratch.level_classes, threads); });
+        for (std::size_t j = 0; j < scratch.level_slots.size(); ++j)
+          built[scratch.level_slots[j]] = scratch.level_classes[j];
+      }
+      for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
+        if (batch_subst_at[e] == Scratch::kNoSubst) continue;
+        const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
+        batch_nodes[e] = operation_node(rhs.root_node(), built.data() + built_at[e]);
+      }
+    };
+    // Applies the batch; false if a limit cut it short. Near the node limit its matches
+    // are applied one at a time, so that the apply stops at the one that reaches it.
     auto apply_batch = [&] {
       const std::size_t size = batch_nodes.size();
       if (size == 0) return true;
       bool whole = true;
-      if (egraph.num_nodes() + 2 * size < limits.max_nodes) {
-        if (threads > 1) {
-          if (!arena) arena.emplace(static_cast<int>(threads));
-          arena->execute([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, threads); });
-        } else {
-          egraph.add_all_to(batch_targets, batch_nodes, batch_changed, 1);
-        }
+      if (egraph.num_nodes() + batch_bound < limits.max_nodes) {
+        build_inner_nodes();
+        run_on_threads([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, threads); });
         for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
       } else {
         for (std::size_t i = 0; i < size && whole; ++i) {
           const Rewrite& rewrite = rewrites[active[batch_active[i]]];
+          const Reason reason = Reason::rewrite(rewrite.name);
           whole = applied_one(batch_active[i],
-                              egraph.add_to(batch_targets[i], batch_nodes[i], Reason::rewrite(rewrite.name)));
+                              batch_subst_at[i] == Scratch::kNoSubst
+                                  ? egraph.add_to(batch_targets[i], batch_nodes[i], reason)
+                                  : instantiate_into(egraph, rewrite.rhs,
+                                                     std::span<const ClassId>(batch_substs.data() + batch_subst_at[i],
+                                                                              rewrite.vars.size()),
+                                                     batch_targets[i], reason));
         }
       }
       clear_batch();
@@ -882,10 +970,19 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
                              InstanceFound::State state) {
       const Rewrite& rewrite = rewrites[r];
-      if (batching && state == InstanceFound::State::RootMissing) {
+      if (batching && batched(rewrite.rhs, state)) {
         batch_targets.push_back(eclass);
-        batch_nodes.push_back(root_instance(rewrite.rhs, match_ids));
         batch_active.push_back(static_cast<uint32_t>(a));
+        if (state == InstanceFound::State::RootMissing) {
+          batch_nodes.push_back(root_instance(rewrite.rhs, match_ids));
+          batch_subst_at.push_back(Scratch::kNoSubst);
+          batch_bound += 2;
+        } else {
+          batch_nodes.emplace_back();  // made once its operands are (build_inner_nodes)
+          batch_subst_at.push_back(static_cast<uint32_t>(batch_substs.size()));
+          batch_substs.insert(batch_substs.end(), match_ids.begin(), match_ids.begin() + rewrite.vars.size());
+          batch_bound += 2 * rewrite.rhs.nodes.size();
+        }
         if (batch_nodes.size() == kApplyBatch && !apply_batch()) return false;
       } else {
         // With explanations, the edge joins the left side's exact term to the right

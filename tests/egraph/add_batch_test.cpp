@@ -88,6 +88,17 @@ struct GraphAndBatch {
   }
 };
 
+// The same e-graph, ids included: classes, their nodes, parents and data.
+void expect_same_egraph(const EGraph& one, const EGraph& two) {
+  EXPECT_EQ(two.check_invariants(), "");
+  ASSERT_EQ(one.class_ids(), two.class_ids());
+  for (ClassId id : one.class_ids()) {
+    EXPECT_TRUE(one.eclass(id).nodes == two.eclass(id).nodes) << id.value;
+    EXPECT_TRUE(one.eclass(id).parents == two.eclass(id).parents) << id.value;
+    EXPECT_TRUE(one.data(id) == two.data(id)) << id.value;
+  }
+}
+
 TEST(AddBatch, LeavesTheClassesAndNodesThatAddToOneByOneLeaves) {
   GraphAndBatch batch(3), one_by_one(3);
   ASSERT_TRUE(batch.egraph.adds_by_parts());
@@ -151,13 +162,50 @@ TEST(AddBatch, GivesTheSameEGraphOnAnyNumberOfThreads) {
     two.egraph.rebuild(2);
   });
   EXPECT_EQ(changed_one, changed_two);
-  EXPECT_EQ(two.egraph.check_invariants(), "");
-  ASSERT_EQ(one.egraph.class_ids(), two.egraph.class_ids());
-  for (ClassId id : one.egraph.class_ids()) {
-    EXPECT_TRUE(one.egraph.eclass(id).nodes == two.egraph.eclass(id).nodes) << id.value;
-    EXPECT_TRUE(one.egraph.eclass(id).parents == two.egraph.eclass(id).parents) << id.value;
-    EXPECT_TRUE(one.egraph.data(id) == two.egraph.data(id)) << id.value;
+  expect_same_egraph(one.egraph, two.egraph);
+}
+
+// add_all, the batch form of add: new nodes get new classes, in the batch's order; a
+// node present, or equal to an earlier one of the batch, has that one's class.
+TEST(AddBatch, AddAllGivesTheClassesThatAddOneByOneGives) {
+  GraphAndBatch batch(13), one_by_one(13);
+  std::vector<ClassId> classes;
+  batch.egraph.add_all(batch.nodes, classes, 1);
+  ASSERT_EQ(classes.size(), batch.nodes.size());
+  std::vector<ClassId> expected;
+  for (const ENode& node : one_by_one.nodes) expected.push_back(one_by_one.egraph.add(node));
+  batch.egraph.rebuild();
+  one_by_one.egraph.rebuild();
+  // The batch's nodes fall into the same classes (ids may differ: the nodes of known
+  // value are added last).
+  auto grouping = [](const EGraph& egraph, const std::vector<ClassId>& ids) {
+    std::vector<std::size_t> first;
+    std::map<ClassId, std::size_t> seen;
+    for (std::size_t k = 0; k < ids.size(); ++k) first.push_back(seen.emplace(egraph.find(ids[k]), k).first->second);
+    return first;
+  };
+  EXPECT_EQ(grouping(batch.egraph, classes), grouping(one_by_one.egraph, expected));
+  EXPECT_EQ(batch.egraph.check_invariants(), "");
+  EXPECT_EQ(batch.egraph.num_classes(), one_by_one.egraph.num_classes());
+  EXPECT_EQ(batch.egraph.num_nodes(), one_by_one.egraph.num_nodes());
+  EXPECT_EQ(batch.partition(), one_by_one.partition());
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    EXPECT_EQ(batch.egraph.lookup(batch.nodes[i]), batch.egraph.find(classes[i])) << i;
   }
+}
+
+TEST(AddBatch, AddAllGivesTheSameEGraphOnAnyNumberOfThreads) {
+  GraphAndBatch one(17), two(17);
+  std::vector<ClassId> classes_one, classes_two;
+  one.egraph.add_all(one.nodes, classes_one, 1);
+  one.egraph.rebuild(1);
+  tbb::task_arena arena(2);
+  arena.execute([&] {
+    two.egraph.add_all(two.nodes, classes_two, 2);
+    two.egraph.rebuild(2);
+  });
+  EXPECT_EQ(classes_one, classes_two);
+  expect_same_egraph(one.egraph, two.egraph);
 }
 
 }  // namespace
