@@ -1,5 +1,6 @@
 #include "egraph/runner.h"
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -8,6 +9,8 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -79,7 +82,8 @@ struct TaskMatches {
   bool filtered = false;
   std::vector<ClassId> flat;
   std::vector<MatchRun> runs;
-  std::size_t listed = 0;  // matches in `flat`
+  std::size_t listed = 0;   // matches in `flat`
+  std::size_t matched = 0;  // matches the search listed, before the filter dropped any
   // What the filter (drop_present) found of each listed match's right side: for a match
   // found Elsewhere or RootMissing, its ids in `flat` are then the InstanceFound's ids,
   // all the apply needs. Empty when the matches were not filtered.
@@ -87,7 +91,25 @@ struct TaskMatches {
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
   std::size_t repeated = 0;
-  std::size_t count() const { return listed; }
+  // The new matches the search found (the backoff scheduler's count, and the report's
+  // with `repeated`), whether or not the filter kept them.
+  std::size_t count() const { return matched; }
+  void clear_lists() {
+    flat.clear();
+    runs.clear();
+    found.clear();
+    listed = matched = repeated = 0;
+  }
+  // Appends the lists of `buffer`, a part of the same slice searched and filtered in a
+  // buffer of the thread's (see search_and_drop_present).
+  void append_lists_of(const TaskMatches& buffer) {
+    flat.insert(flat.end(), buffer.flat.begin(), buffer.flat.end());
+    runs.insert(runs.end(), buffer.runs.begin(), buffer.runs.end());
+    found.insert(found.end(), buffer.found.begin(), buffer.found.end());
+    listed += buffer.listed;
+    matched += buffer.matched;
+    repeated += buffer.repeated;
+  }
 };
 
 // Semi-naive apply. Applying a match a second time changes nothing: the nodes of its
@@ -289,12 +311,13 @@ void release_large_match_list(TaskMatches& task) {
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
 // (by class, then substitution) to `task.flat`; stops early once `found` (shared by
 // the tasks of one rewrite) exceeds `limit`, as the backoff scheduler then drops them
-// all anyway.
+// all anyway; and after the class that brings the list to `enough` matches, with
+// `task.end` set to the class after it (the slice covered).
 // With `memory`, matches an earlier search found are counted in `task.repeated` and
 // not listed.
 void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
                  const OpIndex& op_index, TaskMatches& task, std::size_t limit, std::atomic<std::size_t>& found,
-                 const SearchMemory* memory) {
+                 const SearchMemory* memory, std::size_t enough = SIZE_MAX) {
   // A guarded rewrite's matches, all of them, before its guard is asked.
   thread_local std::vector<ClassId> guarded;
   thread_local std::vector<uint32_t> newest;
@@ -348,14 +371,22 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     if (task.listed != listed_before) task.runs.push_back({id, static_cast<uint32_t>(task.listed - listed_before)});
     if (kept) found.fetch_add(kept, std::memory_order_relaxed);
+    if (task.listed >= enough) {
+      task.end = k + 1;
+      break;
+    }
   }
-  // Growing by doubling leaves a list up to twice as large as its matches, and the
-  // match lists of an iteration are among the largest things a big run holds: trim it.
-  if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
-  if (task.runs.capacity() - task.runs.size() > kKeptMatchIds) task.runs.shrink_to_fit();
-  // Nor does this thread keep the buffer of a class with very many matches.
+  task.matched = task.listed;
+  // This thread does not keep the buffer of a class with very many matches.
   if (guarded.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(guarded);
   if (newest.capacity() > kKeptMatchIds) std::vector<uint32_t>().swap(newest);
+}
+
+// Growing by doubling leaves a list up to twice as large as its matches, and the match
+// lists of an iteration are among the largest things a big run holds: trims them.
+void trim_match_list(TaskMatches& task) {
+  if (task.flat.capacity() - task.flat.size() > kKeptMatchIds) task.flat.shrink_to_fit();
+  if (task.runs.capacity() - task.runs.size() > kKeptMatchIds) task.runs.shrink_to_fit();
 }
 
 // Drops from a task's list the matches whose right side's instance is in the e-graph
@@ -429,6 +460,52 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   if (found.capacity() > kKeptMatchIds) std::vector<InstanceFound>().swap(found);
 }
 
+// The time an iteration's tasks spent searching and filtering, summed over threads:
+// the two are one pass when the matches are filtered (search_and_drop_present), and
+// the report splits the pass's wall-clock time between them in this proportion.
+struct PassTimes {
+  std::atomic<int64_t> search_ns{0};
+  std::atomic<int64_t> filter_ns{0};
+};
+
+// Searches the slice of `task` and drops the matches whose right side is in place
+// (drop_present) in one pass, a part at a time: the search lists about kFilterPart
+// matches in `buffer` (the thread's), the filter drops the present ones, and `task`
+// takes those kept. The search's full lists, several times the kept ones late in a
+// saturation, are then never held: one small buffer per thread takes them, reused,
+// where a list per task was grown anew by doubling each iteration (its pages faulted
+// in afresh each time: 43% of the page faults of `sum 10`, docs/performance.md), and
+// the filter reads each match soon after the search wrote it.
+void search_and_drop_present(const EGraph& egraph, std::span<const Rewrite> rewrites, const RuleIndex& rule_index,
+                             const OpIndex& op_index, TaskMatches& task, TaskMatches& buffer, std::size_t limit,
+                             std::atomic<std::size_t>& found, const SearchMemory* memory, PassTimes& times) {
+  using Clock = std::chrono::steady_clock;
+  // Matches a part lists before it is filtered: enough that the filter's lookups
+  // overlap (find_instances takes them a block at a time).
+  constexpr std::size_t kFilterPart = std::size_t{1} << 13;
+  buffer.rewrite = task.rewrite;
+  buffer.active = task.active;
+  buffer.width = task.width;
+  buffer.classes = task.classes;
+  buffer.filtered = task.filtered;
+  task.clear_lists();
+  std::chrono::nanoseconds searching{0}, filtering{0};
+  for (std::size_t next = task.begin; next < task.end && found.load(std::memory_order_relaxed) <= limit;) {
+    buffer.begin = next;
+    buffer.end = task.end;
+    const Clock::time_point start = Clock::now();
+    search_task(egraph, rewrites, rule_index, op_index, buffer, limit, found, memory, kFilterPart);
+    const Clock::time_point searched = Clock::now();
+    next = buffer.end;
+    drop_present(egraph, rewrites[task.rewrite].rhs, buffer);
+    task.append_lists_of(buffer);
+    searching += searched - start;
+    filtering += Clock::now() - searched;
+  }
+  times.search_ns.fetch_add(searching.count(), std::memory_order_relaxed);
+  times.filter_ns.fetch_add(filtering.count(), std::memory_order_relaxed);
+}
+
 // Applies a match of `rewrite` in class `eclass`, for which the filter found `state`
 // (drop_present; Missing if the matches were not filtered): returns whether that made
 // a change. `ids` are the match's substitution, or what drop_present put in its place.
@@ -467,8 +544,6 @@ bool batched(const Pattern& rhs, InstanceFound::State state) {
   }
 }
 
-// Below this many matches in all, the filter runs on the calling thread alone.
-constexpr std::size_t kParallelFilterMinMatches = 4096;
 // Below this many e-nodes, no filter: everything the apply reads is in cache, and a
 // match applied for nothing costs about what looking it up would (the batch's small
 // e-graphs were 5% slower per case with it).
@@ -491,6 +566,9 @@ struct Scratch {
   // Buckets whose memory.searched_at is set (all others are kNever): a run resets these.
   std::vector<uint32_t> remembered;
   std::vector<TaskMatches> tasks;
+  // The lists a filtered search makes before the filter, one per thread
+  // (search_and_drop_present): a part's, freed after each search if large.
+  tbb::enumerable_thread_specific<TaskMatches> filter_buffers;
   std::size_t tasks_touched = 0;  // tasks the run's iterations used (the others are empty)
   std::vector<Candidate> to_search;
   std::vector<uint32_t> searched_buckets;  // the rule index buckets an iteration searched
@@ -727,9 +805,21 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     first_task[num_active] = used;
     scratch.tasks_touched = std::max(scratch.tasks_touched, used);
+    // Once the e-graph is large, the matches whose right side is in place already are
+    // dropped before the apply (drop_present), each task's right after its search,
+    // against the same e-graph: the same way for any number of threads. With
+    // explanations on, every match records its edge, so none is dropped.
+    const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
+    PassTimes times;
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
-      search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
+      if (filtering) {
+        search_and_drop_present(egraph, rewrites, *rule_index, op_index, task, scratch.filter_buffers.local(),
+                                limits_of[task.active], found[task.active], memory, times);
+      } else {
+        search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
+        trim_match_list(task);
+      }
     };
     if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
       if (!arena) arena.emplace(static_cast<int>(threads));
@@ -768,27 +858,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     // Changes from here on are newer than this search.
     egraph.advance_change_epoch();
-    report.search_seconds += seconds_since(phase);
-
-    // The matches whose right side is in place already are dropped before the apply
-    // (drop_present) once the e-graph is large, the same way for any number of threads: each task's list is
-    // filtered on its own against the unchanged e-graph. With explanations on, every
-    // match records its edge, so none is dropped.
-    const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
-    if (filtering) {
-      phase = Clock::now();
-      std::size_t listed = 0;
-      for (std::size_t t = 0; t < used; ++t) listed += applied[tasks[t].active] ? tasks[t].count() : 0;
-      auto filter_task = [&](std::size_t t) {
-        if (applied[tasks[t].active]) drop_present(egraph, rewrites[tasks[t].rewrite].rhs, tasks[t]);
-      };
-      if (threads > 1 && used > 1 && listed >= kParallelFilterMinMatches) {
-        if (!arena) arena.emplace(static_cast<int>(threads));
-        arena->execute([&] { tbb::parallel_for(std::size_t(0), used, filter_task); });
-      } else {
-        for (std::size_t t = 0; t < used; ++t) filter_task(t);
-      }
-      report.filter_seconds += seconds_since(phase);
+    for (TaskMatches& buffer : scratch.filter_buffers) release_large_match_list(buffer);
+    {
+      const double pass = seconds_since(phase);
+      const auto search_ns = static_cast<double>(times.search_ns.load());
+      const auto filter_ns = static_cast<double>(times.filter_ns.load());
+      const double filter_share = filter_ns > 0 ? filter_ns / (search_ns + filter_ns) : 0.0;
+      report.search_seconds += pass * (1 - filter_share);
+      report.filter_seconds += pass * filter_share;
     }
 
     // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
