@@ -9,7 +9,6 @@
 // then each order is a node of its own and is matched as it stands).
 #pragma once
 
-#include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
@@ -43,17 +42,6 @@ struct Pattern {
 
   const PatternNode& root_node() const { return nodes[root]; }
   DType dtype() const { return nodes[root].dtype; }
-  // The longest path from node k down to a variable or constant (0 for those): the
-  // level at which the runner's batch makes its instance (egraph/runner.cpp).
-  std::size_t height_of(std::size_t k) const {
-    std::size_t height = 0;
-    if (nodes[k].kind == PatternNode::Kind::Op) {
-      for (uint32_t child : nodes[k].children) height = std::max(height, height_of(child) + 1);
-      height = std::max<std::size_t>(height, 1);
-    }
-    return height;
-  }
-  std::size_t height() const { return height_of(root); }
   // Builds a pattern from an expression whose variables are looked up in `vars` by name
   // (a name not in `vars` is a program error in the caller).
   static Pattern from_expr(const Expr& expr, const std::vector<PatternVar>& vars);

@@ -594,6 +594,7 @@ struct Scratch {
   std::vector<ClassId> batch_substs;
   std::vector<ClassId> built;
   std::vector<uint32_t> built_at;
+  std::vector<uint8_t> built_heights;
   std::vector<ENode> level_nodes;
   std::vector<uint32_t> level_slots;
   std::vector<ClassId> level_classes;
@@ -668,7 +669,17 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   }
   std::vector<TaskMatches>& tasks = scratch.tasks;
   std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
-  std::optional<tbb::task_arena> arena;            // made when a search first goes parallel
+  std::optional<tbb::task_arena> arena;            // made when work first goes parallel
+  // Runs `body` in the run's arena of `threads` threads (made on first use), or here
+  // on one thread.
+  auto run_on_threads = [&](auto&& body) {
+    if (threads > 1) {
+      if (!arena) arena.emplace(static_cast<int>(threads));
+      arena->execute(body);
+    } else {
+      body();
+    }
+  };
   for (;;) {
     if (reached && reached(egraph)) {
       report.stop_reason = StopReason::Minimal;
@@ -822,8 +833,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
     };
     if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
-      if (!arena) arena.emplace(static_cast<int>(threads));
-      arena->execute([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
+      run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
     } else {
       for (std::size_t t = 0; t < used; ++t) run_task(t);
     }
@@ -964,38 +974,42 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       batch_substs.clear();
       batch_bound = 0;
     };
-    auto run_on_threads = [&](auto&& body) {
-      if (threads > 1) {
-        if (!arena) arena.emplace(static_cast<int>(threads));
-        arena->execute(body);
-      } else {
-        body();
-      }
-    };
     // The new inner nodes of the batch's Missing matches, level by level of their right
     // sides (EGraph::add_all: ids in the order of the levels, then of the matches), and
     // then every match's root node, in batch_nodes.
     auto build_inner_nodes = [&] {
       std::vector<ClassId>& built = scratch.built;
       std::vector<uint32_t>& built_at = scratch.built_at;
+      // The height of each node of a right side (its longest path down to a variable
+      // or constant, 0 for those), parallel to `built`: one pass, as a pattern's nodes
+      // come after their children (egraph/pattern.h).
+      std::vector<uint8_t>& heights = scratch.built_heights;
       built.clear();
+      heights.clear();
       built_at.assign(batch_nodes.size(), 0);
       std::size_t levels = 0;
       for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
         if (batch_subst_at[e] == Scratch::kNoSubst) continue;
         const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
-        built_at[e] = static_cast<uint32_t>(built.size());
-        built.resize(built.size() + rhs.nodes.size());
+        const std::size_t at = built.size();
+        built_at[e] = static_cast<uint32_t>(at);
+        built.resize(at + rhs.nodes.size());
+        heights.resize(at + rhs.nodes.size());
         for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
           const PatternNode& pnode = rhs.nodes[k];
-          if (pnode.kind == PatternNode::Kind::Var)
-            built[built_at[e] + k] = batch_substs[batch_subst_at[e] + pnode.var];
-          if (pnode.kind == PatternNode::Kind::Const) built[built_at[e] + k] = egraph.add_constant(pnode.value);
+          uint8_t height = 0;
+          if (pnode.kind == PatternNode::Kind::Var) built[at + k] = batch_substs[batch_subst_at[e] + pnode.var];
+          if (pnode.kind == PatternNode::Kind::Const) built[at + k] = egraph.add_constant(pnode.value);
+          if (pnode.kind == PatternNode::Kind::Op) {
+            height = 1;
+            for (uint32_t child : pnode.children) height = std::max<uint8_t>(height, heights[at + child] + 1);
+          }
+          heights[at + k] = height;
         }
-        levels = std::max(levels, rhs.height());
+        levels = std::max<std::size_t>(levels, heights[at + rhs.root]);
       }
-      // A node of height h (its longest path down to a variable or constant) has its
-      // operands' classes once the nodes of the heights below it are made.
+      // A node of height h has its operands' classes once the nodes of the heights
+      // below it are made.
       for (std::size_t height = 1; height < levels; ++height) {
         scratch.level_nodes.clear();
         scratch.level_slots.clear();
@@ -1003,7 +1017,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           if (batch_subst_at[e] == Scratch::kNoSubst) continue;
           const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
           for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-            if (k == rhs.root || rhs.height_of(k) != height) continue;
+            if (k == rhs.root || heights[built_at[e] + k] != height) continue;
             scratch.level_nodes.push_back(operation_node(rhs.nodes[k], built.data() + built_at[e]));
             scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
           }
