@@ -20,46 +20,53 @@ namespace eqsat {
 
 inline constexpr uint32_t kMaxNodeEpoch = 0xFFFF;
 
-// Up to three child classes, inline: a fixed-capacity vector with the part of the
-// std::vector interface e-nodes need. Its 13 bytes of data leave 3 bytes of padding,
-// which ENode fills (its `formed_at`): a class with user-declared constructors is not
-// "POD for the purpose of layout" (Itanium C++ ABI), so a [[no_unique_address]]
-// member of its type lends its tail padding to the members after it.
-class NodeChildren {
+// Up to three children, inline: a fixed-capacity vector with the part of the
+// std::vector interface nodes need. E-nodes hold child classes (NodeChildren), the
+// nodes of a pattern hold indices of other pattern nodes (egraph/pattern.h). Its 13
+// bytes of data leave 3 bytes of padding, which the node holding it fills (ENode's
+// `formed_at`, PatternNode's kind, operation and dtype): a class with user-declared
+// constructors is not "POD for the purpose of layout" (Itanium C++ ABI), so a
+// [[no_unique_address]] member of its type lends its tail padding to the members
+// after it.
+template <class Id>
+class InlineChildren {
  public:
   static constexpr std::size_t kCapacity = 3;
 
-  NodeChildren() = default;
-  NodeChildren(std::initializer_list<ClassId> ids) {
-    for (ClassId id : ids) push_back(id);
+  InlineChildren() = default;
+  InlineChildren(std::initializer_list<Id> ids) {
+    for (Id id : ids) push_back(id);
   }
-  NodeChildren& operator=(std::initializer_list<ClassId> ids) {
+  InlineChildren& operator=(std::initializer_list<Id> ids) {
     size_ = 0;
-    for (ClassId id : ids) push_back(id);
+    for (Id id : ids) push_back(id);
     return *this;
   }
 
-  void push_back(ClassId id) {
+  void push_back(Id id) {
     assert(size_ < kCapacity && "an operation has at most three operands");
     ids_[size_++] = id;
   }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  ClassId& operator[](std::size_t i) { return ids_[i]; }
-  const ClassId& operator[](std::size_t i) const { return ids_[i]; }
-  ClassId* begin() { return ids_; }
-  ClassId* end() { return ids_ + size_; }
-  const ClassId* begin() const { return ids_; }
-  const ClassId* end() const { return ids_ + size_; }
+  Id& operator[](std::size_t i) { return ids_[i]; }
+  const Id& operator[](std::size_t i) const { return ids_[i]; }
+  Id* begin() { return ids_; }
+  Id* end() { return ids_ + size_; }
+  const Id* begin() const { return ids_; }
+  const Id* end() const { return ids_ + size_; }
 
-  friend bool operator==(const NodeChildren& a, const NodeChildren& b) {
+  friend bool operator==(const InlineChildren& a, const InlineChildren& b) {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
 
  private:
-  ClassId ids_[kCapacity];
+  Id ids_[kCapacity] = {};
   uint8_t size_ = 0;
 };
+
+// The child classes of an e-node.
+using NodeChildren = InlineChildren<ClassId>;
 
 struct ENode {
   Op op = Op::Const;

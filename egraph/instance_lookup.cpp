@@ -84,7 +84,7 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
   std::array<ClassId, kMaxNodes> constant{};
   for (std::size_t i = 0; i < n; ++i) {
     if (pattern.nodes[i].kind != PatternNode::Kind::Const) continue;
-    if (const std::optional<ClassId> id = egraph.lookup_constant(pattern.nodes[i].value))
+    if (const std::optional<ClassId> id = egraph.lookup_constant(pattern.value_of(pattern.nodes[i])))
       constant[i] = egraph.find(*id);
   }
   // By match of the block, then pattern node: the class of the node's instance.

@@ -200,7 +200,7 @@ void MatchProgram::compile(const Pattern& pattern, const std::vector<PatternVar>
     case PatternNode::Kind::Const:
       instr.kind = Instr::Kind::Const;
       instr.constant = static_cast<uint32_t>(constants_.size());
-      constants_.push_back(node.value);
+      constants_.push_back(pattern.value_of(node));
       code_.push_back(instr);
       return;
     case PatternNode::Kind::Op:

@@ -23,7 +23,8 @@ uint32_t add_pattern_node(const Expr& expr, const std::vector<PatternVar>& vars,
     }
     case Op::Const:
       node.kind = PatternNode::Kind::Const;
-      node.value = expr.value();
+      node.constant = static_cast<uint32_t>(out.constants.size());
+      out.constants.push_back(expr.value());
       break;
     default:
       node.kind = PatternNode::Kind::Op;
@@ -31,14 +32,27 @@ uint32_t add_pattern_node(const Expr& expr, const std::vector<PatternVar>& vars,
       for (const Expr& arg : expr.args()) node.children.push_back(add_pattern_node(arg, vars, out));
       break;
   }
-  out.nodes.push_back(std::move(node));
+  out.nodes.push_back(node);
   return static_cast<uint32_t>(out.nodes.size() - 1);
+}
+
+// The number of nodes of the tree `expr` and how many of them are constants.
+void count_nodes(const Expr& expr, std::size_t& nodes, std::size_t& constants) {
+  ++nodes;
+  if (expr.op() == Op::Const) ++constants;
+  for (const Expr& arg : expr.args()) count_nodes(arg, nodes, constants);
 }
 
 }  // namespace
 
 Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars) {
   Pattern pattern;
+  // Sized once: the catalogue's patterns are made by the thousand at start-up, and
+  // the copies a growing vector leaves behind are memory it touches for nothing.
+  std::size_t nodes = 0, constants = 0;
+  count_nodes(expr, nodes, constants);
+  pattern.nodes.reserve(nodes);
+  pattern.constants.reserve(constants);
   pattern.root = add_pattern_node(expr, vars, pattern);
   return pattern;
 }
@@ -65,14 +79,14 @@ void match_pattern(const EGraph& egraph, const Pattern& pattern, const std::vect
 namespace {
 
 // Adds the instance of a pattern node whose children's classes are in `built`.
-ClassId add_instance_node(EGraph& egraph, const PatternNode& pnode, std::span<const ClassId> subst,
-                          const ClassId* built) {
+ClassId add_instance_node(EGraph& egraph, const Pattern& pattern, const PatternNode& pnode,
+                          std::span<const ClassId> subst, const ClassId* built) {
   switch (pnode.kind) {
     case PatternNode::Kind::Var:
       assert(subst[pnode.var].valid() && "right-hand side uses an unbound variable");
       return subst[pnode.var];
     case PatternNode::Kind::Const:
-      return egraph.add_constant(pnode.value);
+      return egraph.add_constant(pattern.value_of(pnode));
     case PatternNode::Kind::Op:
       break;
   }
@@ -92,7 +106,7 @@ auto with_instance(EGraph& egraph, const Pattern& pattern, std::span<const Class
     built = on_heap.data();
   }
   for (std::size_t i = 0; i < pattern.nodes.size(); ++i) {
-    if (i != pattern.root) built[i] = add_instance_node(egraph, pattern.nodes[i], subst, built);
+    if (i != pattern.root) built[i] = add_instance_node(egraph, pattern, pattern.nodes[i], subst, built);
   }
   return body(built);
 }
@@ -101,7 +115,7 @@ auto with_instance(EGraph& egraph, const Pattern& pattern, std::span<const Class
 
 ClassId instantiate(EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst) {
   return with_instance(egraph, pattern, subst, [&](const ClassId* built) {
-    return add_instance_node(egraph, pattern.root_node(), subst, built);
+    return add_instance_node(egraph, pattern, pattern.root_node(), subst, built);
   });
 }
 
@@ -110,7 +124,7 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
   return with_instance(egraph, pattern, subst, [&](const ClassId* built) {
     const PatternNode& root = pattern.root_node();
     if (root.kind == PatternNode::Kind::Op) return egraph.add_to(target, operation_node(root, built), reason);
-    return egraph.merge(target, add_instance_node(egraph, root, subst, built), reason);
+    return egraph.merge(target, add_instance_node(egraph, pattern, root, subst, built), reason);
   });
 }
 
@@ -143,7 +157,7 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
         found = subst[pnode.var];
         break;
       case PatternNode::Kind::Const:
-        found = egraph.lookup_constant(pnode.value);
+        found = egraph.lookup_constant(pattern.value_of(pnode));
         break;
       case PatternNode::Kind::Op:
         if (i == pattern.root) {

@@ -26,22 +26,30 @@ struct PatternVar {
   bool const_only = false;
 };
 
+// A node of a pattern: 24 bytes, with its operands inline (an operation has at most
+// three) and its constant, if any, in the pattern's list of constants. The built-in
+// catalogue holds some 16,000 of them, and every fresh page of memory the start-up
+// touches costs a page fault (docs/performance.md, "Start-up").
 struct PatternNode {
   enum class Kind : uint8_t { Var, Const, Op };
+  [[no_unique_address]] InlineChildren<uint32_t> children;  // Kind::Op: indices into Pattern::nodes
   Kind kind = Kind::Op;
-  Op op = Op::Const;                                     // Kind::Op
-  DType dtype = DType::Index;                            // result dtype (all kinds)
-  Value value;                                           // Kind::Const
-  uint32_t var = 0;                                      // Kind::Var: index into the rewrite's variables
-  boost::container::small_vector<uint32_t, 3> children;  // indices into Pattern::nodes
+  Op op = Op::Const;           // Kind::Op
+  DType dtype = DType::Index;  // result dtype (all kinds)
+  uint32_t var = 0;            // Kind::Var: index into the rewrite's variables
+  uint32_t constant = 0;       // Kind::Const: index into Pattern::constants
 };
+static_assert(sizeof(PatternNode) == 24, "the catalogue holds thousands of pattern nodes: keep them small");
 
 struct Pattern {
   std::vector<PatternNode> nodes;  // children come before their parents
+  std::vector<Value> constants;    // the values of the Kind::Const nodes
   uint32_t root = 0;
 
   const PatternNode& root_node() const { return nodes[root]; }
   DType dtype() const { return nodes[root].dtype; }
+  // The value of a Kind::Const node of this pattern.
+  const Value& value_of(const PatternNode& node) const { return constants[node.constant]; }
   // Builds a pattern from an expression whose variables are looked up in `vars` by name
   // (a name not in `vars` is a program error in the caller).
   static Pattern from_expr(const Expr& expr, const std::vector<PatternVar>& vars);

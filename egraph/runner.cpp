@@ -999,7 +999,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           const PatternNode& pnode = rhs.nodes[k];
           uint8_t height = 0;
           if (pnode.kind == PatternNode::Kind::Var) built[at + k] = batch_substs[batch_subst_at[e] + pnode.var];
-          if (pnode.kind == PatternNode::Kind::Const) built[at + k] = egraph.add_constant(pnode.value);
+          if (pnode.kind == PatternNode::Kind::Const) built[at + k] = egraph.add_constant(rhs.value_of(pnode));
           if (pnode.kind == PatternNode::Kind::Op) {
             height = 1;
             for (uint32_t child : pnode.children) height = std::max<uint8_t>(height, heights[at + child] + 1);

@@ -1,5 +1,8 @@
 #include "rules/rule_lock.h"
 
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -58,31 +61,47 @@ std::string where(const Rule& rule) { return rule.file + ":" + std::to_string(ru
 }  // namespace
 
 Result<RuleLock> parse_rule_lock(std::string_view text, std::string_view file_name) {
+  // By views into `text`, without streams: the built-in lock (some 1,900 lines) is
+  // parsed by every run of the program, and a string stream per line was most of it.
   RuleLock lock;
-  std::set<std::pair<std::string, DType>> seen;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
+  lock.entries.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  std::set<std::pair<std::string_view, DType>> seen;  // views into `text`
+  int number = 0;
+  while (!text.empty()) {
+    ++number;
+    const std::size_t newline = text.find('\n');
+    std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    line = line.substr(0, line.find('#'));
     auto fail = [&](const std::string& reason) {
       return Error{std::string(file_name) + ":" + std::to_string(number) + ": " + reason};
     };
-    const std::size_t hash = line.find('#');
-    std::istringstream fields(line.substr(0, hash));
-    std::vector<std::string> words;
-    for (std::string w; fields >> w;) words.push_back(w);
-    if (words.empty()) continue;
-    if (words.size() != 4 && words.size() != 5) return fail("expected 'NAME DTYPE PROOF DIGEST [FLAGS]'");
+    // The whitespace-separated words; a sixth one is kept only to be reported.
+    std::array<std::string_view, 6> words;
+    std::size_t count = 0;
+    std::size_t at = 0;
+    auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    while (count < words.size()) {
+      while (at < line.size() && is_space(line[at])) ++at;
+      if (at == line.size()) break;
+      const std::size_t begin = at;
+      while (at < line.size() && !is_space(line[at])) ++at;
+      words[count++] = line.substr(begin, at - begin);
+    }
+    if (count == 0) continue;
+    if (count != 4 && count != 5) return fail("expected 'NAME DTYPE PROOF DIGEST [FLAGS]'");
     std::optional<DType> dtype = parse_dtype(words[1]);
-    if (!dtype) return fail("unknown dtype '" + words[1] + "'");
+    if (!dtype) return fail("unknown dtype '" + std::string(words[1]) + "'");
     if (words[2] != "exact" && words[2] != "bv-fallback" && words[2] != "assumed-reassoc") {
-      return fail("unknown proof '" + words[2] + "' (expected exact, bv-fallback or assumed-reassoc)");
+      return fail("unknown proof '" + std::string(words[2]) +
+                  "' (expected exact, bv-fallback or assumed-reassoc)");
     }
     if (!is_hex_digest(words[3])) return fail("the digest must be 16 lower-case hex digits");
     FastMath flags;
-    if (words.size() == 5) {
+    if (count == 5) {
       Result<FastMath> parsed = parse_fast_math(words[4]);
       if (!parsed || parsed->none() || words[4] != fast_math_text(*parsed)) {
-        return fail("bad fast-math flags '" + words[4] +
+        return fail("bad fast-math flags '" + std::string(words[4]) +
                     "' (expected e.g. nsz,nnan in the order nsz,nnan,ninf,reassoc)");
       }
       flags = *parsed;
@@ -91,7 +110,7 @@ Result<RuleLock> parse_rule_lock(std::string_view text, std::string_view file_na
       return fail("proof assumed-reassoc for an instance not proved under reassoc");
     }
     if (!seen.emplace(words[0], *dtype).second) return fail("duplicate entry " + instance_name(words[0], *dtype));
-    lock.entries.push_back({words[0], *dtype, words[2], words[3], flags});
+    lock.entries.push_back({std::string(words[0]), *dtype, std::string(words[2]), std::string(words[3]), flags});
   }
   return lock;
 }

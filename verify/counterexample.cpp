@@ -38,7 +38,7 @@ std::optional<Value> fold_pattern(const Pattern& pattern, std::span<const Value>
         values.push_back(vars[node.var]);
         continue;
       case PatternNode::Kind::Const:
-        values.push_back(node.value);
+        values.push_back(pattern.value_of(node));
         continue;
       case PatternNode::Kind::Op:
         break;

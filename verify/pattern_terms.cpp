@@ -32,7 +32,7 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
       }
       case PatternNode::Kind::Const: {
         Conditions cond(ctx);
-        z3::expr value = semantics.constant(node.value, cond);
+        z3::expr value = semantics.constant(pattern.value_of(node), cond);
         const z3::expr assumed = semantics.assumed_defined(value, node.dtype);
         terms.push_back({value, assumed, assumed, cond.fits});
         continue;

@@ -33,7 +33,7 @@ std::string collect(const Pattern& pattern, uint32_t index, Op op, std::vector<L
       leaves.push_back({true, node.var, ""});
       return "";
     case PatternNode::Kind::Const:
-      leaves.push_back({false, 0, value_text(node.value)});
+      leaves.push_back({false, 0, value_text(pattern.value_of(node))});
       return "";
     case PatternNode::Kind::Op:
       break;

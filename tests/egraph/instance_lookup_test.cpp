@@ -69,7 +69,7 @@ std::vector<std::optional<ClassId>> instance_classes(const EGraph& g, const Patt
     if (node.kind == PatternNode::Kind::Var) {
       classes[i] = subst[node.var];
     } else if (node.kind == PatternNode::Kind::Const) {
-      classes[i] = g.lookup_constant(node.value);
+      classes[i] = g.lookup_constant(p.value_of(node));
     } else {
       ENode e;
       e.op = node.op;

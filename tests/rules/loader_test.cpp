@@ -107,12 +107,15 @@ TEST(RuleFile, ScopeWordsExpandToDTypesInEnumOrder) {
   EXPECT_EQ(scope("int INT16  UINT8"), "INT8 INT16 INT32 INT64 UINT8");
 }
 
+// The value of a pattern whose root is a constant.
+Value root_value(const Pattern& pattern) { return pattern.value_of(pattern.root_node()); }
+
 TEST(RuleFile, ConstantsAreTypedLikeTheLeftSide) {
   // A right side of literals only takes the left side's dtype in each instance.
   const std::vector<Rule> rules = parse_ok("sub-self [INT8 FP32]: x * 0 => 0\nt [bool]: p and not p => False\n");
-  EXPECT_EQ(rules[0].rewrites[0].rhs.root_node().value, Value::integer(DType::Int8, 0));
-  EXPECT_EQ(rules[0].rewrites[1].rhs.root_node().value, Value::floating(DType::FP32, 0.0));
-  EXPECT_EQ(rules[1].rewrites[0].rhs.root_node().value, Value::boolean(false));
+  EXPECT_EQ(root_value(rules[0].rewrites[0].rhs), Value::integer(DType::Int8, 0));
+  EXPECT_EQ(root_value(rules[0].rewrites[1].rhs), Value::floating(DType::FP32, 0.0));
+  EXPECT_EQ(root_value(rules[1].rewrites[0].rhs), Value::boolean(false));
 }
 
 TEST(RuleFile, ConstantOnlyVariables) {

@@ -32,7 +32,7 @@ std::optional<Value> evaluate(const Pattern& pattern, const std::vector<Value>& 
         at[i] = values[node.var];
         break;
       case PatternNode::Kind::Const:
-        at[i] = node.value;
+        at[i] = pattern.value_of(node);
         break;
       case PatternNode::Kind::Op: {
         std::vector<Value> args;
