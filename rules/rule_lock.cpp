@@ -93,8 +93,7 @@ Result<RuleLock> parse_rule_lock(std::string_view text, std::string_view file_na
     std::optional<DType> dtype = parse_dtype(words[1]);
     if (!dtype) return fail("unknown dtype '" + std::string(words[1]) + "'");
     if (words[2] != "exact" && words[2] != "bv-fallback" && words[2] != "assumed-reassoc") {
-      return fail("unknown proof '" + std::string(words[2]) +
-                  "' (expected exact, bv-fallback or assumed-reassoc)");
+      return fail("unknown proof '" + std::string(words[2]) + "' (expected exact, bv-fallback or assumed-reassoc)");
     }
     if (!is_hex_digest(words[3])) return fail("the digest must be 16 lower-case hex digits");
     FastMath flags;
