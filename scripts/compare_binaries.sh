@@ -9,10 +9,12 @@
 #
 # Prints, for each binary, the median of the run's time and of its phases (ms), then
 # the median paired ratio B/A of each. A ratio under 1 means the second binary is
-# faster.
+# faster. One-thread runs are pinned to one core (EQSAT_COMPARE_CORE, default 0): the
+# cores of a virtual machine need not run alike (docs/performance.md, "Cores of unequal
+# speed"), and runs that land on either at random compare the cores, not the binaries.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +24,11 @@ for binary in "$old" "$new"; do
 done
 saturate=(saturate --rules "$root/bench/workloads.rules" --no-default-rules --scheduler simple
   --node-limit 1000000 --iter-limit 1000 --time-limit 600 --report --threads "$threads" --workload "$workload")
+pin=()
+[ "$threads" = 1 ] && pin=(taskset -c "${EQSAT_COMPARE_CORE:-0}")
 for _ in $(seq "$runs"); do
-  echo "A $("$old" "${saturate[@]}")"
-  echo "B $("$new" "${saturate[@]}")"
+  echo "A $("${pin[@]}" "$old" "${saturate[@]}")"
+  echo "B $("${pin[@]}" "$new" "${saturate[@]}")"
 done | python3 -c '
 import json, statistics, sys
 runs = {"A": [], "B": []}
