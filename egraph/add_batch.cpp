@@ -15,8 +15,11 @@
 //   2. insert the nodes into the hash-cons by parts (egraph/part_order.h): of equal
 //      nodes the first in the batch's order goes in, the others find its class;
 //   3. append every inserted node to its class's node list and to its operands' parent
-//      lists, the classes shared out by id among kShards shards, each shard taking the
-//      batch in order (so every list grows in the batch's order);
+//      lists, the classes shared out by id among kShards shards: the appends are sorted
+//      by shard first (in the batch's order within each, so every list grows in the
+//      batch's order), and each shard makes its own, fetching the class records and
+//      list ends a few appends ahead (they are far apart in memory: waiting for them
+//      was most of this phase);
 //   4. serially, in the batch's order: join the data of the inserted nodes that know
 //      more than their dtype into their classes, merge the target of every node found
 //      with the class it was found in, and add the nodes whose analysis finds a
@@ -42,6 +45,7 @@
 // Every decision depends on the e-graph and the batch only: the parts, the shards and
 // the orders are the same for any number of threads, so the result is too.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -138,6 +142,30 @@ void EGraph::list_batch(std::span<const ClassId> classes, bool into_classes, uns
   const std::size_t n = lists.forms.size();
   const uint16_t epoch = static_cast<uint16_t>(epoch_);
   auto inserted = [&](std::size_t i) { return lists.kinds[i] != kConstant && !lists.found[i].valid(); };
+  // The appends, sorted by the shard of the class whose list they go to, in the batch's
+  // order within a shard (counted, then placed): entry * 4 + kToNodes for the class's
+  // node list, entry * 4 + k for operand k's parent list.
+  constexpr uint32_t kToNodes = 3;
+  std::array<uint32_t, kShards + 1> start{};
+  auto for_each_append = [&](auto&& visit) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!inserted(i)) continue;
+      const auto entry = static_cast<uint32_t>(i * 4);
+      if (into_classes) visit(shard_of(classes[i]), entry + kToNodes);
+      const ENode& form = lists.forms[i];
+      for (uint32_t k = 0; k < form.children.size(); ++k) visit(shard_of(form.children[k]), entry + k);
+    }
+  };
+  for_each_append([&](std::size_t shard, uint32_t) { ++start[shard + 1]; });
+  for (std::size_t shard = 0; shard < kShards; ++shard) start[shard + 1] += start[shard];
+  std::vector<uint32_t>& appends = lists.appends;
+  appends.resize(start[kShards]);
+  std::array<uint32_t, kShards> next;
+  std::copy(start.begin(), start.end() - 1, next.begin());
+  for_each_append([&](std::size_t shard, uint32_t append) { appends[next[shard]++] = append; });
+  auto class_of_append = [&](uint32_t append) {
+    return append % 4 == kToNodes ? classes[append / 4] : lists.forms[append / 4].children[append % 4];
+  };
   lists.marked.resize(kShards);
   for_range(threads, kShards, 1, [&](std::size_t shard) {
     std::vector<ClassId>& marked = lists.marked[shard];
@@ -147,19 +175,31 @@ void EGraph::list_batch(std::span<const ClassId> classes, bool into_classes, uns
       is_dirty_[id.value] = 1;
       marked.push_back(id);
     };
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!inserted(i)) continue;
-      const ENode& form = lists.forms[i];
-      const ClassId holder = classes[i];
-      if (into_classes && shard_of(holder) == shard) {
+    // Each append waits for its class's record, then for the end of the list: the
+    // records are fetched kAhead appends before, the ends half as far.
+    constexpr uint32_t kAhead = 8;
+    const uint32_t end = start[shard + 1];
+    for (uint32_t a = start[shard]; a < end; ++a) {
+      if (a + kAhead < end) __builtin_prefetch(&class_of(class_of_append(appends[a + kAhead])));
+      if (a + kAhead / 2 < end) {
+        const uint32_t ahead = appends[a + kAhead / 2];
+        const EClass& eclass = class_of(class_of_append(ahead));
+        __builtin_prefetch(ahead % 4 == kToNodes
+                               ? static_cast<const void*>(eclass.nodes.data() + eclass.nodes.size())
+                               : static_cast<const void*>(eclass.parents.data() + eclass.parents.size()),
+                           1);
+      }
+      const uint32_t append = appends[a];
+      const ENode& form = lists.forms[append / 4];
+      const ClassId holder = classes[append / 4];
+      if (append % 4 == kToNodes) {
         EClass& eclass = class_of(holder);
         ENode& node = eclass.nodes.emplace_back(form);
         node.added_at = node.formed_at = epoch;
         eclass.changed_at = epoch_;
         mark(holder);
-      }
-      for (ClassId child : form.children) {
-        if (shard_of(child) != shard) continue;
+      } else {
+        const ClassId child = form.children[append % 4];
         class_of(child).parents.emplace_back(form, holder);
         mark(child);
       }

@@ -319,6 +319,7 @@ class EGraph {
     PartOrder order;                           // the insertions by home
     std::vector<ClassId> found;                // per entry: the class its node was found in, else invalid
     std::vector<std::vector<ClassId>> marked;  // per shard: the classes it marked dirty
+    std::vector<uint32_t> appends;             // the list appends, by shard (add_batch.cpp, list_batch)
   };
   AddLists add_lists_;
   std::size_t congruence_rounds_ = 0;
