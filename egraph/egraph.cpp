@@ -152,22 +152,11 @@ uint32_t EGraph::intern_constant(const Value& value) {
   return index;
 }
 
-ENode EGraph::canonicalize(ENode node) const {
-  for (ClassId& child : node.children) child = find(child);
-  // Commutative operations keep their operands in class-id order, so that `a + b` and
-  // `b + a` are one node and no commutativity rule is needed (unless turned off).
-  if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-    std::swap(node.children[0], node.children[1]);
-  }
-  return node;
-}
-
-ENode EGraph::canonicalize_mut(ENode node) {
+void EGraph::canonicalize_mut(ENode& node) {
   for (ClassId& child : node.children) child = union_find_.find_mut(child);
   if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
     std::swap(node.children[0], node.children[1]);
   }
-  return node;
 }
 
 void EGraph::set_builtin_commutativity(bool on) {
@@ -176,9 +165,9 @@ void EGraph::set_builtin_commutativity(bool on) {
 }
 
 std::optional<ClassId> EGraph::lookup(ENode node) const {
-  std::optional<ClassId> id = memo_.find(canonicalize(std::move(node)));
-  if (!id) return std::nullopt;
-  return find(*id);
+  const ClassId id = memo_.find(canonicalize(std::move(node)));
+  if (!id.valid()) return std::nullopt;
+  return find(id);
 }
 
 std::optional<ClassId> EGraph::lookup_constant(const Value& value) const {
@@ -259,18 +248,18 @@ ClassId EGraph::add(ENode node) {
     // One id per exact term: an exact node seen before has its id; a new exact form of
     // an existing node gets a fresh id, joined to that node's class (never its root).
     if (auto id = explain_->find_exact(node)) return *id;
-    if (std::optional<ClassId> existing = memo_.find(canonicalize(node))) {
+    if (const ClassId existing = memo_.find(canonicalize(node)); existing.valid()) {
       ClassId id = union_find_.make_set();
       slot_of_.push_back(kNoSlot);  // never a root: it holds no class
       is_dirty_.push_back(0);
-      union_find_.link(find(*existing), id);
+      union_find_.link(find(existing), id);
       explain_->add_term(id, node);
       return id;
     }
     explain_->add_term(ClassId(static_cast<uint32_t>(union_find_.size())), node);
   }
-  node = canonicalize_mut(std::move(node));
-  if (std::optional<ClassId> existing = memo_.find(node)) return union_find_.find_mut(*existing);
+  canonicalize_mut(node);
+  if (const ClassId existing = memo_.find(node); existing.valid()) return union_find_.find_mut(existing);
 
   const ClassId id = new_class(node, make_data(node));
   for (ClassId child : node.children) {
@@ -303,8 +292,8 @@ ClassId EGraph::new_class(ENode node, const ClassData& data) {
 
 bool EGraph::add_to(ClassId target, ENode node, Reason reason) {
   if (explain_) return merge(target, add(std::move(node)), reason);
-  node = canonicalize_mut(std::move(node));
-  if (std::optional<ClassId> existing = memo_.find(node)) return merge(target, *existing, reason);
+  canonicalize_mut(node);
+  if (const ClassId existing = memo_.find(node); existing.valid()) return merge(target, existing, reason);
   ClassData incoming = make_data(node);
   // A node of known value brings its constant leaf along (see add): that path is rare,
   // and taken as it is.
@@ -347,7 +336,7 @@ void EGraph::materialize_constant(ClassId id) {
   leaf.op = Op::Const;
   leaf.dtype = facts.dtype;
   leaf.payload = intern_constant(*facts.constant);
-  if (std::optional<ClassId> existing = memo_.find(leaf); existing && find(*existing) == id) return;
+  if (const ClassId existing = memo_.find(leaf); existing.valid() && find(existing) == id) return;
   ClassId constant_class = add(leaf);
   merge(id, constant_class, Reason::analysis());
 }
@@ -542,7 +531,8 @@ void EGraph::rebuild(unsigned threads) {
       const ENode node = pending_.back().node();
       const ClassId id = pending_.back().holder();
       pending_.pop_back();
-      const ENode canonical = canonicalize_mut(node);
+      ENode canonical = node;
+      canonicalize_mut(canonical);
       // The recorded form names a class that was merged away: it is a stale key that
       // no lookup (always of a canonical node) can hit any more.
       if (!(canonical == node)) memo_.erase(node);
@@ -651,11 +641,7 @@ void EGraph::repair_classes(unsigned threads) {
 void EGraph::repair_class(ClassId id) {
   EClass& eclass = class_of(id);
   for (ENode& node : eclass.nodes) {
-    ENode canonical = canonicalize(node);
-    if (!(canonical == node)) {
-      canonical.added_at = canonical.formed_at = static_cast<uint16_t>(epoch_);  // a new form
-      node = canonical;
-    }
+    if (canonicalize_in_place(node)) node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);  // a new form
   }
   sort_mostly_sorted(eclass.nodes);
   // Of equal nodes, keep the oldest epochs: the node a search saw in this list in this
@@ -671,7 +657,9 @@ void EGraph::repair_class(ClassId id) {
     }
   }
   eclass.nodes.resize(kept);
-  for (ParentEntry& parent : eclass.parents) parent = ParentEntry(canonicalize(parent.node()), find(parent.holder()));
+  for (ParentEntry& parent : eclass.parents) {
+    parent.canonicalize([this](ClassId child) { return find(child); }, sorts_operands(parent.op(), parent.dtype()));
+  }
   sort_mostly_sorted(eclass.parents);
   eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
 }
@@ -708,8 +696,8 @@ std::string EGraph::check_invariants() const {
         why << "congruence broken: classes " << it->second.value << " and " << eclass.id.value << " hold the same node";
         return why.str();
       }
-      std::optional<ClassId> memo = memo_.find(node);
-      if (!memo || find(*memo) != eclass.id) {
+      const ClassId memo = memo_.find(node);
+      if (!memo.valid() || find(memo) != eclass.id) {
         why << "hash-cons broken: a node of class " << eclass.id.value << " is not in the memo";
         return why.str();
       }

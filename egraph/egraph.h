@@ -128,11 +128,12 @@ class EGraph {
   std::optional<ClassId> lookup_constant(const Value& value) const;
   // Lookup in two steps, for callers whose nodes have canonical operands already
   // (egraph/pattern.h, instance_in_class): `probe` takes a node whose children are
-  // canonical ids and returns the class id the hash-cons records for it, which a merge
-  // may have made non-canonical since (find gives the class); prefetch_find starts
+  // canonical ids and returns the class id the hash-cons records for it (invalid if
+  // none), which a merge may have made non-canonical since (find gives the class);
+  // prefetch_find starts
   // fetching what a find of `id` reads (the apply fetches the classes it will merge
   // a few matches ahead).
-  std::optional<ClassId> probe(ENode node) const { return memo_.find(probe_key(node)); }
+  ClassId probe(ENode node) const { return memo_.find(probe_key(node)); }
   void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
   // `probe` in steps, for callers with many lookups to make (egraph/
   // instance_lookup.h, NodeMemo::home_of): `probe_key` puts the operands of a
@@ -141,15 +142,20 @@ class EGraph {
   // all, at least one), `prefetch_probe` starts fetching that slot, and `probe_from`
   // looks the node up from there.
   ENode probe_key(ENode node) const {
+    order_operands(node);
+    return node;
+  }
+  // probe_key in place: for a caller that builds the key where it keeps it (a node
+  // built field by field and then copied whole waits for its stores to drain).
+  void order_operands(ENode& node) const {
     if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
       std::swap(node.children[0], node.children[1]);
     }
-    return node;
   }
   std::size_t probe_slots() const { return memo_.slots(); }
   std::size_t probe_home(const ENode& key) const { return memo_.home_of(key); }
   void prefetch_probe(std::size_t home) const { memo_.prefetch_home(home); }
-  std::optional<ClassId> probe_from(std::size_t home, const ENode& key) const { return memo_.find_from(home, key); }
+  ClassId probe_from(std::size_t home, const ENode& key) const { return memo_.find_from(home, key); }
 
   // --- Facts. ---
   // Bounds of a variable; applies to the variable's class now and to a later add_var.
@@ -214,9 +220,35 @@ class EGraph {
   void clear();
 
  private:
-  ENode canonicalize(ENode node) const;
-  // The same, compressing union-find paths on the way (not for concurrent readers).
-  ENode canonicalize_mut(ENode node);
+  // Inline: the rebuild and the apply canonicalize every node they touch.
+  ENode canonicalize(ENode node) const {
+    for (ClassId& child : node.children) child = find(child);
+    // Commutative operations keep their operands in class-id order, so that `a + b` and
+    // `b + a` are one node and no commutativity rule is needed (unless turned off).
+    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+      std::swap(node.children[0], node.children[1]);
+    }
+    return node;
+  }
+  // canonicalize where the node is kept: whether it changed. (A copy, changed a child
+  // at a time and then copied back whole, waits for its stores to drain: that was
+  // most of a rebuild's repair of class lists.)
+  bool canonicalize_in_place(ENode& node) const {
+    bool changed = false;
+    for (ClassId& child : node.children) {
+      const ClassId root = find(child);
+      changed |= root != child;
+      child = root;
+    }
+    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
+      std::swap(node.children[0], node.children[1]);
+      changed = true;
+    }
+    return changed;
+  }
+  // canonicalize in place, compressing union-find paths on the way (not for concurrent
+  // readers).
+  void canonicalize_mut(ENode& node);
   // The number of an interned constant equal to `value` (of hash_value `hash`), if any.
   std::optional<uint32_t> constant_index(const Value& value, std::size_t hash) const;
   // The class of leaf `node` through `classes[slot]` (var_classes_ or

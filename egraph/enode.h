@@ -56,6 +56,20 @@ class InlineChildren {
   const Id* begin() const { return ids_; }
   const Id* end() const { return ids_ + size_; }
 
+  // All kCapacity places, the unused ones included (they hold default ids), and the
+  // children rebuilt from such places: a copy of a fixed size is two plain moves,
+  // where a loop over size() is compiled to a `rep movs`, slow for 4 to 12 bytes (it
+  // was most of a rebuild's repair of parent lists).
+  using Places = Id[kCapacity];
+  const Places& places() const { return ids_; }
+  static InlineChildren from_places(const Places& ids, std::size_t size) {
+    assert(size <= kCapacity);
+    InlineChildren children;
+    std::copy_n(ids, kCapacity, children.ids_);
+    children.size_ = static_cast<uint8_t>(size);
+    return children;
+  }
+
   friend bool operator==(const InlineChildren& a, const InlineChildren& b) {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
@@ -109,11 +123,17 @@ struct ENode {
 
 static_assert(sizeof(ENode) == 24, "e-nodes are held by the hundred thousand: keep them small");
 
+// The hash of the node with these fields: ENodeHash, for tables that keep nodes in a
+// form of their own (egraph/node_memo.h hashes its slots without making ENodes of them).
+inline std::size_t hash_node_fields(Op op, DType dtype, uint32_t payload, const ClassId* children, std::size_t arity) {
+  std::size_t h = (std::size_t(op) << 8) ^ std::size_t(dtype) ^ (std::size_t(payload) << 16);
+  for (std::size_t i = 0; i < arity; ++i) h = h * 0x9E3779B97F4A7C15ull + children[i].value;
+  return h ^ (h >> 29);
+}
+
 struct ENodeHash {
   std::size_t operator()(const ENode& n) const noexcept {
-    std::size_t h = (std::size_t(n.op) << 8) ^ std::size_t(n.dtype) ^ (std::size_t(n.payload) << 16);
-    for (ClassId c : n.children) h = h * 0x9E3779B97F4A7C15ull + c.value;
-    return h ^ (h >> 29);
+    return hash_node_fields(n.op, n.dtype, n.payload, n.children.begin(), n.children.size());
   }
 };
 

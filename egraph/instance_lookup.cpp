@@ -15,17 +15,6 @@ constexpr std::size_t kMaxNodes = 16;
 // How many lookups ahead the slot of a probe, or the entry of a find, is fetched.
 constexpr std::size_t kFetchAhead = 16;
 
-// The e-node of operation `pnode` of a pattern, from `row`, the classes of the
-// pattern's nodes under one match; false when an operand's class is not known (its
-// instance is not in the e-graph).
-bool instance_node(const PatternNode& pnode, const ClassId* row, ENode& node) {
-  for (uint32_t child : pnode.children) {
-    if (!row[child].valid()) return false;
-  }
-  node = operation_node(pnode, row);
-  return true;
-}
-
 // Probes of a block: the match, the node, the slot its probe starts at.
 struct Probes {
   std::vector<uint32_t> match;
@@ -38,10 +27,22 @@ struct Probes {
     key.clear();
     home.clear();
   }
-  void add(const EGraph& egraph, std::size_t m, const ENode& node) {
+  // The probe of match m's instance of operation `pnode`, from `row`, the classes of
+  // the pattern's nodes under the match; none when an operand's class is not known
+  // (its instance is not in the e-graph). The key is built where it is kept, field by
+  // field: built aside and copied whole, it waited for its stores to drain (a tenth of
+  // the lookups' time).
+  void add(const EGraph& egraph, std::size_t m, const PatternNode& pnode, const ClassId* row) {
+    for (uint32_t child : pnode.children) {
+      if (!row[child].valid()) return;
+    }
+    ENode& node = key.emplace_back();
+    node.op = pnode.op;
+    node.dtype = pnode.dtype;
+    for (uint32_t child : pnode.children) node.children.push_back(row[child]);
+    egraph.order_operands(node);
     match.push_back(static_cast<uint32_t>(m));
-    key.push_back(egraph.probe_key(node));
-    home.push_back(egraph.probe_home(key.back()));
+    home.push_back(egraph.probe_home(node));
   }
   // Every probe is made before any class is found, so that their waits overlap.
   void run(const EGraph& egraph) {
@@ -49,7 +50,7 @@ struct Probes {
     recorded.assign(count, ClassId());
     for (std::size_t p = 0; p < count; ++p) {
       if (p + kFetchAhead < count) egraph.prefetch_probe(home[p + kFetchAhead]);
-      if (const std::optional<ClassId> id = egraph.probe_from(home[p], key[p])) recorded[p] = *id;
+      recorded[p] = egraph.probe_from(home[p], key[p]);
     }
   }
   // The class of probe p's node (invalid if absent). The hash-cons records the class a
@@ -108,20 +109,14 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
       }
       if (i == pattern.root) continue;  // below
       probes.clear();
-      for (std::size_t m = 0; m < block; ++m) {
-        ENode node;
-        if (instance_node(pnode, classes.data() + m * n, node)) probes.add(egraph, m, node);
-      }
+      for (std::size_t m = 0; m < block; ++m) probes.add(egraph, m, pnode, classes.data() + m * n);
       probes.run(egraph);
       probes.for_each_class(egraph, [&](std::size_t m, ClassId id) { classes[m * n + i] = id; });
     }
     // The root the same way: its class is the target's (the right side is in place),
     // another (Elsewhere), or none.
     probes.clear();
-    for (std::size_t m = 0; m < block; ++m) {
-      ENode node;
-      if (instance_node(root, classes.data() + m * n, node)) probes.add(egraph, m, node);
-    }
+    for (std::size_t m = 0; m < block; ++m) probes.add(egraph, m, root, classes.data() + m * n);
     probes.run(egraph);
     probes.for_each_class(egraph, [&](std::size_t m, ClassId id) {
       InstanceFound& f = found[first + m];

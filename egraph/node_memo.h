@@ -8,6 +8,7 @@
 // results. `clear` keeps the storage for the next case.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,8 +25,11 @@ class NodeMemo {
  public:
   std::size_t size() const { return size_; }
 
-  std::optional<ClassId> find(const ENode& node) const {
-    if (slots_.empty()) return std::nullopt;
+  // The class recorded for `node`, invalid if absent. (A ClassId, not an optional
+  // one: GCC builds a std::optional<ClassId> in memory a byte and a word at a time
+  // and reads it back whole, a failed store forward on every lookup.)
+  ClassId find(const ENode& node) const {
+    if (slots_.empty()) return ClassId();
     return find_from(home(node), node);
   }
 
@@ -36,10 +40,10 @@ class NodeMemo {
   std::size_t slots() const { return slots_.size(); }
   std::size_t home_of(const ENode& node) const { return home(node); }
   void prefetch_home(std::size_t home) const { __builtin_prefetch(&slots_[home]); }
-  std::optional<ClassId> find_from(std::size_t home, const ENode& node) const {
+  ClassId find_from(std::size_t home, const ENode& node) const {
     for (std::size_t i = home;; i = (i + 1) & mask_) {
       const Slot& slot = slots_[i];
-      if (!slot.id.valid()) return std::nullopt;
+      if (!slot.id.valid()) return ClassId();
       if (slot.holds(node)) return slot.id;
     }
   }
@@ -194,7 +198,7 @@ class NodeMemo {
           arity(static_cast<uint8_t>(node.children.size())),
           payload(node.payload),
           id(eclass) {
-      for (uint8_t i = 0; i < arity; ++i) children[i] = node.children[i];
+      std::copy_n(node.children.places(), NodeChildren::kCapacity, children);
     }
     // Whether this is `node` (as ENode's ==).
     bool holds(const ENode& node) const {
@@ -206,20 +210,19 @@ class NodeMemo {
       }
       return true;
     }
-    ENode node() const {
-      ENode node;
-      node.op = op;
-      node.dtype = dtype;
-      node.payload = payload;
-      for (uint8_t i = 0; i < arity; ++i) node.children.push_back(children[i]);
-      return node;
-    }
   };
   static_assert(sizeof(Slot) == 24, "the hash-cons is the engine's largest table: keep its slots small");
 
-  std::size_t home(const ENode& node) const {
+  std::size_t home(const ENode& node) const { return home_of_hash(ENodeHash{}(node)); }
+  // The home of the node a slot holds, hashed from the slot's fields: an ENode made of
+  // them and hashed was built on the stack and read back whole, a failed store forward
+  // per slot a rehash or an erasure moves.
+  std::size_t home(const Slot& slot) const {
+    return home_of_hash(hash_node_fields(slot.op, slot.dtype, slot.payload, slot.children, slot.arity));
+  }
+  std::size_t home_of_hash(std::size_t hash) const {
     // Fibonacci hashing: the high bits of the product spread every input bit.
-    return static_cast<std::size_t>((ENodeHash{}(node)*0x9E3779B97F4A7C15ull) >> shift_);
+    return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ull) >> shift_);
   }
 
   // Empties slot `i`, moving later entries of its run of occupied slots into the hole
@@ -227,7 +230,7 @@ class NodeMemo {
   void shift_back_from(std::size_t i) {
     std::size_t hole = i;
     for (std::size_t j = (hole + 1) & mask_; slots_[j].id.valid(); j = (j + 1) & mask_) {
-      const std::size_t want = home(slots_[j].node());
+      const std::size_t want = home(slots_[j]);
       // Movable when `want` does not lie cyclically in (hole, j].
       const bool between = hole <= j ? (hole < want && want <= j) : (hole < want || want <= j);
       if (!between) {
@@ -258,7 +261,7 @@ class NodeMemo {
     size_ = 0;
     for (const Slot& slot : old) {
       if (!slot.id.valid()) continue;
-      std::size_t i = home(slot.node());
+      std::size_t i = home(slot);
       while (slots_[i].id.valid()) i = (i + 1) & mask_;
       slots_[i] = slot;
       ++size_;

@@ -9,8 +9,10 @@
 // makes an entry 20 bytes, where an (ENode, ClassId) pair takes 28.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <utility>
 
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
@@ -22,7 +24,7 @@ class ParentEntry {
   ParentEntry(const ENode& node, ClassId holder) : op_(node.op), dtype_(node.dtype), holder_(holder) {
     assert(!node.is_leaf() && node.payload == 0 && "a parent is a node with operands, which has no payload");
     arity_ = static_cast<uint8_t>(node.children.size());
-    for (std::size_t i = 0; i < node.children.size(); ++i) children_[i] = node.children[i];
+    std::copy_n(node.children.places(), NodeChildren::kCapacity, children_);
   }
 
   // The node as it was recorded (its `added_at` is 0).
@@ -30,11 +32,23 @@ class ParentEntry {
     ENode node;
     node.op = op_;
     node.dtype = dtype_;
-    for (uint8_t i = 0; i < arity_; ++i) node.children.push_back(children_[i]);
+    node.children = NodeChildren::from_places(children_, arity_);
     return node;
   }
   // The class that holds the node (canonical when recorded).
   ClassId holder() const { return holder_; }
+  Op op() const { return op_; }
+  DType dtype() const { return dtype_; }
+  // Passes every class id of the entry (the operands and the holder) through `find`,
+  // then puts the two operands in id order if `sort_operands`: the entry of the
+  // canonical node, made in place (a rebuild's repair does it to every parent entry of
+  // every class it repairs, and a round trip through an ENode stalled on its copies).
+  template <class Find>
+  void canonicalize(const Find& find, bool sort_operands) {
+    for (uint8_t i = 0; i < arity_; ++i) children_[i] = find(children_[i]);
+    if (sort_operands && children_[1] < children_[0]) std::swap(children_[0], children_[1]);
+    holder_ = find(holder_);
+  }
 
   // By node (in ENode's order), then by holder: the order of the (node, class) pairs.
   friend bool operator<(const ParentEntry& a, const ParentEntry& b) {

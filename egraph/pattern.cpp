@@ -168,8 +168,9 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
           const std::vector<ENode>& nodes = egraph.eclass(target).nodes;
           return std::binary_search(nodes.begin(), nodes.end(), node);
         }
-        found = egraph.probe(operation_node(pnode, built));
-        if (found) found = egraph.find(*found);
+        if (const ClassId recorded = egraph.probe(operation_node(pnode, built)); recorded.valid()) {
+          found = egraph.find(recorded);
+        }
         break;
     }
     if (!found) return false;

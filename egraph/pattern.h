@@ -106,8 +106,8 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
 void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> subst);
 
 // The e-node of operation `pnode` of a pattern, its operands the classes of its
-// children in `classes` (one per node of the pattern, by index). Inline: the block
-// lookups (egraph/instance_lookup.cpp) build one per match and pattern node.
+// children in `classes` (one per node of the pattern, by index). Inline: the apply
+// builds one per new node of a right side.
 inline ENode operation_node(const PatternNode& pnode, const ClassId* classes) {
   ENode node;
   node.op = pnode.op;
