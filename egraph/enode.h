@@ -57,17 +57,17 @@ class InlineChildren {
   const Id* end() const { return ids_ + size_; }
 
   // All kCapacity places, the unused ones included (they hold default ids), and the
-  // children rebuilt from such places: a copy of a fixed size is two plain moves,
-  // where a loop over size() is compiled to a `rep movs`, slow for 4 to 12 bytes (it
-  // was most of a rebuild's repair of parent lists).
+  // children set from such places, in place: a copy of a fixed size is two plain
+  // moves, where a loop over size() is compiled to a `rep movs`, slow for 4 to 12
+  // bytes (it was most of a rebuild's repair of parent lists). (In place, not a new
+  // InlineChildren returned: that one is built in memory a place at a time and then
+  // copied whole, which waits for the stores to drain.)
   using Places = Id[kCapacity];
   const Places& places() const { return ids_; }
-  static InlineChildren from_places(const Places& ids, std::size_t size) {
+  void assign_places(const Places& ids, std::size_t size) {
     assert(size <= kCapacity);
-    InlineChildren children;
-    std::copy_n(ids, kCapacity, children.ids_);
-    children.size_ = static_cast<uint8_t>(size);
-    return children;
+    std::copy_n(ids, kCapacity, ids_);
+    size_ = static_cast<uint8_t>(size);
   }
 
   friend bool operator==(const InlineChildren& a, const InlineChildren& b) {

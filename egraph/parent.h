@@ -32,7 +32,7 @@ class ParentEntry {
     ENode node;
     node.op = op_;
     node.dtype = dtype_;
-    node.children = NodeChildren::from_places(children_, arity_);
+    node.children.assign_places(children_, arity_);
     return node;
   }
   // The class that holds the node (canonical when recorded).

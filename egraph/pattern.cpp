@@ -36,23 +36,14 @@ uint32_t add_pattern_node(const Expr& expr, const std::vector<PatternVar>& vars,
   return static_cast<uint32_t>(out.nodes.size() - 1);
 }
 
-// The number of nodes of the tree `expr` and how many of them are constants.
-void count_nodes(const Expr& expr, std::size_t& nodes, std::size_t& constants) {
-  ++nodes;
-  if (expr.op() == Op::Const) ++constants;
-  for (const Expr& arg : expr.args()) count_nodes(arg, nodes, constants);
-}
-
 }  // namespace
 
 Pattern Pattern::from_expr(const Expr& expr, const std::vector<PatternVar>& vars) {
   Pattern pattern;
   // Sized once: the catalogue's patterns are made by the thousand at start-up, and
   // the copies a growing vector leaves behind are memory it touches for nothing.
-  std::size_t nodes = 0, constants = 0;
-  count_nodes(expr, nodes, constants);
-  pattern.nodes.reserve(nodes);
-  pattern.constants.reserve(constants);
+  // (Not the constants: a pattern has none to two.)
+  pattern.nodes.reserve(expr.tree_size());
   pattern.root = add_pattern_node(expr, vars, pattern);
   return pattern;
 }
