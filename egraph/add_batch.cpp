@@ -171,8 +171,8 @@ void EGraph::list_batch(std::span<const ClassId> classes, bool into_classes, uns
     std::vector<ClassId>& marked = lists.marked[shard];
     marked.clear();
     auto mark = [&](ClassId id) {
-      if (is_dirty_[id.value]) return;
-      is_dirty_[id.value] = 1;
+      if (class_flags_[id.value] & kDirty) return;
+      class_flags_[id.value] |= kDirty;
       marked.push_back(id);
     };
     // Each append waits for its class's record, then for the end of the list: the

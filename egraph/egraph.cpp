@@ -119,6 +119,16 @@ void EGraph::set_data(EClass& eclass, const ClassData& data) {
     eclass.facts = static_cast<uint32_t>(facts_.size());
     facts_.push_back(data);
   }
+  mark_plain_index(eclass);
+}
+
+void EGraph::mark_plain_index(const EClass& eclass) {
+  uint8_t& flags = class_flags_[eclass.id.value];
+  if (eclass.facts == EClass::kNoFacts && eclass.dtype == DType::Index) {
+    flags |= kPlainIndex;
+  } else {
+    flags &= static_cast<uint8_t>(~kPlainIndex);
+  }
 }
 
 void EGraph::drop_facts(EClass& eclass) {
@@ -183,7 +193,8 @@ std::optional<ClassId> EGraph::lookup_constant(const Value& value) const {
 bool EGraph::nothing_known_of_sum_or_product(const ENode& node) const {
   if (node.dtype != DType::Index || (node.op != Op::Add && node.op != Op::Sub && node.op != Op::Mul)) return false;
   for (ClassId child : node.children) {
-    const ClassData& known = data(child);
+    const ClassId root = find(child);
+    const ClassData& known = class_flags_[root.value] & kPlainIndex ? dtype_data(DType::Index) : data(class_of(root));
     if (known.dtype != DType::Index || known.constant || !known.interval.is_all() || !known.congruence.is_unknown() ||
         !known.total)
       return false;
@@ -251,7 +262,7 @@ ClassId EGraph::add(ENode node) {
     if (const ClassId existing = memo_.find(canonicalize(node)); existing.valid()) {
       ClassId id = union_find_.make_set();
       slot_of_.push_back(kNoSlot);  // never a root: it holds no class
-      is_dirty_.push_back(0);
+      class_flags_.push_back(0);
       union_find_.link(find(existing), id);
       explain_->add_term(id, node);
       return id;
@@ -273,6 +284,7 @@ ClassId EGraph::add(ENode node) {
 
 ClassId EGraph::new_class(ENode node, const ClassData& data) {
   const ClassId id = union_find_.make_set();
+  class_flags_.push_back(0);  // set_data sets kPlainIndex
   EClass eclass;
   if (!spare_classes_.empty()) {
     eclass = std::move(spare_classes_.back());  // empty lists with storage
@@ -285,7 +297,6 @@ ClassId EGraph::new_class(ENode node, const ClassData& data) {
   node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);
   eclass.nodes.push_back(node);
   slot_of_.push_back(new_slot(std::move(eclass)));
-  is_dirty_.push_back(0);
   ++num_classes_;
   return id;
 }
@@ -589,8 +600,8 @@ uint32_t EGraph::new_slot(EClass eclass) {
 }
 
 void EGraph::mark_dirty(ClassId id) {
-  if (is_dirty_[id.value]) return;
-  is_dirty_[id.value] = 1;
+  if (class_flags_[id.value] & kDirty) return;
+  class_flags_[id.value] |= kDirty;
   dirty_.push_back(id);
 }
 
@@ -618,7 +629,7 @@ void EGraph::repair_classes(unsigned threads) {
   dirty.swap(dirty_);
   std::size_t roots = 0;
   for (ClassId id : dirty) {
-    is_dirty_[id.value] = 0;
+    class_flags_[id.value] &= static_cast<uint8_t>(~kDirty);
     if (find(id) == id) dirty[roots++] = id;
   }
   dirty.resize(roots);
@@ -739,7 +750,7 @@ void EGraph::clear() {
   memo_.clear();
   pending_.clear();
   dirty_.clear();
-  is_dirty_.clear();
+  class_flags_.clear();
   maybe_stale_.clear();
   analysis_pending_.clear();
   to_materialize_.clear();

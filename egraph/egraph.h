@@ -278,6 +278,8 @@ class EGraph {
   void set_data(EClass& eclass, const ClassData& data);
   // Frees the class's entry in the fact table, if any.
   void drop_facts(EClass& eclass);
+  // Sets the class's kPlainIndex flag from its record (set_data does).
+  void mark_plain_index(const EClass& eclass);
   // Congruence for a large rebuild: takes up to kRoundEntries entries off the back of
   // `pending_` and restores congruence for them as one batch, its hash-cons work on
   // `threads` threads (egraph/rebuild_rounds.cpp).
@@ -325,10 +327,15 @@ class EGraph {
   std::vector<ParentEntry, HugePageAllocator<ParentEntry>> pending_;
   std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
-  // Classes whose lists the next rebuild must repair, with a flag per class id so that
-  // each is listed once.
+  // Classes whose lists the next rebuild must repair (each listed once: kDirty).
   std::vector<ClassId> dirty_;
-  std::vector<uint8_t> is_dirty_;
+  // Flags by class id. kDirty: the class is listed in dirty_. kPlainIndex (kept for
+  // canonical ids): the class is INDEX and knows only what its dtype implies (it has
+  // no fact entry), which nothing_known_of_sum_or_product asks of every operand of a
+  // large apply's new nodes: one byte in a dense array, where the class record takes
+  // two dependent loads. (One byte for both: there is a class id per new node.)
+  static constexpr uint8_t kDirty = 1, kPlainIndex = 2;
+  std::vector<uint8_t> class_flags_;
   // Memo keys inserted by a rebuild, which a later merge of the same rebuild may have
   // made non-canonical: checked (and dropped if stale) at its end.
   std::vector<ENode> maybe_stale_;
