@@ -130,9 +130,8 @@ class EGraph {
   // (egraph/pattern.h, instance_in_class): `probe` takes a node whose children are
   // canonical ids and returns the class id the hash-cons records for it (invalid if
   // none), which a merge may have made non-canonical since (find gives the class);
-  // prefetch_find starts
-  // fetching what a find of `id` reads (the apply fetches the classes it will merge
-  // a few matches ahead).
+  // prefetch_find starts fetching what a find of `id` reads (the apply fetches the
+  // classes it will merge a few matches ahead).
   ClassId probe(ENode node) const { return memo_.find(probe_key(node)); }
   void prefetch_find(ClassId id) const { union_find_.prefetch(id); }
   // `probe` in steps, for callers with many lookups to make (egraph/

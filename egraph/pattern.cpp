@@ -120,13 +120,18 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
 }
 
 ENode root_instance(const Pattern& pattern, std::span<const ClassId> operands) {
+  ENode node;
+  set_root_instance(node, pattern, operands);
+  return node;
+}
+
+void set_root_instance(ENode& node, const Pattern& pattern, std::span<const ClassId> operands) {
   const PatternNode& root = pattern.root_node();
   assert(root.kind == PatternNode::Kind::Op && operands.size() >= root.children.size());
-  ENode node;
+  assert(node.children.empty() && "set_root_instance writes a default node");
   node.op = root.op;
   node.dtype = root.dtype;
   for (std::size_t k = 0; k < root.children.size(); ++k) node.children.push_back(operands[k]);
-  return node;
 }
 
 namespace {

@@ -88,8 +88,11 @@ bool instantiate_into(EGraph& egraph, const Pattern& pattern, std::span<const Cl
                       Reason reason);
 
 // The root node of an instance of `pattern`, an operation, whose operands are the
-// classes `operands` (one per operand of the root).
+// classes `operands` (one per operand of the root); set_root_instance writes it into
+// `node`, a default ENode, where it is kept (a node returned, built a field at a time,
+// and then copied into a list waits for its stores to drain).
 ENode root_instance(const Pattern& pattern, std::span<const ClassId> operands);
+void set_root_instance(ENode& node, const Pattern& pattern, std::span<const ClassId> operands);
 
 // Whether the instance of `pattern` under `subst` is in the e-graph already, every node
 // of it, with its root in the class of `target`. Then instantiate_into would change
@@ -108,11 +111,15 @@ void prefetch_instance(const EGraph& egraph, const Pattern& pattern, std::span<c
 // The e-node of operation `pnode` of a pattern, its operands the classes of its
 // children in `classes` (one per node of the pattern, by index). Inline: the apply
 // builds one per new node of a right side.
-inline ENode operation_node(const PatternNode& pnode, const ClassId* classes) {
-  ENode node;
+// set_operation_node writes it into `node`, a default ENode, where it is kept.
+inline void set_operation_node(ENode& node, const PatternNode& pnode, const ClassId* classes) {
   node.op = pnode.op;
   node.dtype = pnode.dtype;
   for (uint32_t child : pnode.children) node.children.push_back(classes[child]);
+}
+inline ENode operation_node(const PatternNode& pnode, const ClassId* classes) {
+  ENode node;
+  set_operation_node(node, pnode, classes);
   return node;
 }
 

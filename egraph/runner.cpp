@@ -1018,7 +1018,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
           for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
             if (k == rhs.root || heights[built_at[e] + k] != height) continue;
-            scratch.level_nodes.push_back(operation_node(rhs.nodes[k], built.data() + built_at[e]));
+            set_operation_node(scratch.level_nodes.emplace_back(), rhs.nodes[k], built.data() + built_at[e]);
             scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
           }
         }
@@ -1029,7 +1029,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
         if (batch_subst_at[e] == Scratch::kNoSubst) continue;
         const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
-        batch_nodes[e] = operation_node(rhs.root_node(), built.data() + built_at[e]);
+        set_operation_node(batch_nodes[e], rhs.root_node(), built.data() + built_at[e]);
       }
     };
     // Applies the batch; false if a limit cut it short. Near the node limit its matches
@@ -1065,7 +1065,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         batch_targets.push_back(eclass);
         batch_active.push_back(static_cast<uint32_t>(a));
         if (state == InstanceFound::State::RootMissing) {
-          batch_nodes.push_back(root_instance(rewrite.rhs, match_ids));
+          set_root_instance(batch_nodes.emplace_back(), rewrite.rhs, match_ids);
           batch_subst_at.push_back(Scratch::kNoSubst);
           batch_bound += 2;
         } else {
