@@ -164,9 +164,7 @@ uint32_t EGraph::intern_constant(const Value& value) {
 
 void EGraph::canonicalize_mut(ENode& node) {
   for (ClassId& child : node.children) child = union_find_.find_mut(child);
-  if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-    std::swap(node.children[0], node.children[1]);
-  }
+  order_operands(node);
 }
 
 void EGraph::set_builtin_commutativity(bool on) {

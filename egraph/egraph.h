@@ -146,10 +146,15 @@ class EGraph {
   }
   // probe_key in place: for a caller that builds the key where it keeps it (a node
   // built field by field and then copied whole waits for its stores to drain).
-  void order_operands(ENode& node) const {
+  // Commutative operations keep their operands in class-id order, so that `a + b` and
+  // `b + a` are one node and no commutativity rule is needed (unless turned off).
+  // Returns whether it swapped them.
+  bool order_operands(ENode& node) const {
     if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
       std::swap(node.children[0], node.children[1]);
+      return true;
     }
+    return false;
   }
   std::size_t probe_slots() const { return memo_.slots(); }
   std::size_t probe_home(const ENode& key) const { return memo_.home_of(key); }
@@ -221,12 +226,7 @@ class EGraph {
  private:
   // Inline: the rebuild and the apply canonicalize every node they touch.
   ENode canonicalize(ENode node) const {
-    for (ClassId& child : node.children) child = find(child);
-    // Commutative operations keep their operands in class-id order, so that `a + b` and
-    // `b + a` are one node and no commutativity rule is needed (unless turned off).
-    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-      std::swap(node.children[0], node.children[1]);
-    }
+    canonicalize_in_place(node);
     return node;
   }
   // canonicalize where the node is kept: whether it changed. (A copy, changed a child
@@ -239,11 +239,7 @@ class EGraph {
       changed |= root != child;
       child = root;
     }
-    if (sorts_operands(node.op, node.dtype) && node.children[1] < node.children[0]) {
-      std::swap(node.children[0], node.children[1]);
-      changed = true;
-    }
-    return changed;
+    return order_operands(node) || changed;
   }
   // canonicalize in place, compressing union-find paths on the way (not for concurrent
   // readers).

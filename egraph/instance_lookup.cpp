@@ -37,9 +37,7 @@ struct Probes {
       if (!row[child].valid()) return;
     }
     ENode& node = key.emplace_back();
-    node.op = pnode.op;
-    node.dtype = pnode.dtype;
-    for (uint32_t child : pnode.children) node.children.push_back(row[child]);
+    set_operation_node(node, pnode, row);
     egraph.order_operands(node);
     match.push_back(static_cast<uint32_t>(m));
     home.push_back(egraph.probe_home(node));
