@@ -167,6 +167,7 @@ class OpIndex {
   // e-graph; for small e-graphs (the records cost 32 bytes a node).
   void build(const EGraph& egraph, const std::vector<ClassId>& ids, bool with_nodes) {
     for (std::vector<ClassId>& list : by_op_) list.clear();
+    for (std::vector<uint32_t>& list : counts_by_op_) list.clear();
     dtypes_.fill(0);
     present_ = 0;
     held_anywhere_ = 0;
@@ -177,14 +178,16 @@ class OpIndex {
       present_ |= dtype_bit;
       uint64_t& summary = summaries_[id.value];
       if (eclass.known_constant) summary |= kKnownConstantBit;
-      int last = -1;
-      for (const ENode& node : eclass.nodes) {  // sorted by operation first
-        const int op = static_cast<int>(node.op);
-        if (op == last) continue;
-        last = op;
-        by_op_[op].push_back(id);
-        dtypes_[op] |= dtype_bit;
-        summary |= class_summary_bit(node.op);
+      // The nodes are sorted by operation first: one run of nodes per operation.
+      const std::vector<ENode>& nodes = eclass.nodes;
+      for (std::size_t first = 0, end = 0; first < nodes.size(); first = end) {
+        const Op op = nodes[first].op;
+        for (end = first + 1; end < nodes.size() && nodes[end].op == op; ++end) {
+        }
+        by_op_[static_cast<std::size_t>(op)].push_back(id);
+        counts_by_op_[static_cast<std::size_t>(op)].push_back(static_cast<uint32_t>(end - first));
+        dtypes_[static_cast<std::size_t>(op)] |= dtype_bit;
+        summary |= class_summary_bit(op);
       }
       held_anywhere_ |= summary;
     }
@@ -215,6 +218,8 @@ class OpIndex {
   // known (egraph/rule_index.h).
   uint64_t summary(ClassId id) const { return summaries_[id.value]; }
   const std::vector<ClassId>& classes_with(Op op) const { return by_op_[static_cast<std::size_t>(op)]; }
+  // How many nodes of `op` each class of classes_with(op) holds, in the same order.
+  const std::vector<uint32_t>& node_counts_with(Op op) const { return counts_by_op_[static_cast<std::size_t>(op)]; }
   // The dtypes of the classes holding a node of `op`, one bit per dtype.
   uint32_t dtypes_with(Op op) const { return dtypes_[static_cast<std::size_t>(op)]; }
   // The dtypes of all classes, one bit per dtype.
@@ -229,6 +234,7 @@ class OpIndex {
 
  private:
   std::array<std::vector<ClassId>, kNumOps> by_op_;
+  std::array<std::vector<uint32_t>, kNumOps> counts_by_op_;
   std::array<uint32_t, kNumOps> dtypes_{};
   uint32_t present_ = 0;
   uint64_t held_anywhere_ = 0;
@@ -293,6 +299,25 @@ bool may_hold(const OpIndex& op_index, const RootShape& shape, const RuleRoot& r
 
 // Classes a search task covers: enough that a task outweighs its scheduling.
 constexpr std::size_t kClassesPerTask = 256;
+// Nodes of the root operation a search task covers, at most (but always one class):
+// a saturation's oldest classes hold most of its nodes, and the task of the 256 with
+// the lowest ids searched 40% of an iteration of `sum 11` while the other thread ran
+// out of tasks (docs/performance.md, "Search tasks by weight").
+constexpr std::size_t kRootNodesPerTask = 2048;
+
+// The end of the slice of a search task that starts at `begin` of candidates that end
+// at `end`: at most kClassesPerTask classes and, if their counts of root nodes are
+// known (`counts`, parallel to the candidates), at most kRootNodesPerTask of those
+// unless its first class alone holds more. The slices depend on the e-graph only, and
+// the matches of all tasks are taken in order: the result does not depend on them.
+std::size_t slice_end(std::size_t begin, std::size_t end, const std::vector<uint32_t>* counts) {
+  end = std::min(end, begin + kClassesPerTask);
+  if (!counts) return end;
+  std::size_t weight = (*counts)[begin];
+  std::size_t k = begin + 1;
+  for (; k < end && weight + (*counts)[k] <= kRootNodesPerTask; ++k) weight += (*counts)[k];
+  return k;
+}
 // Below this many candidate classes in all, an iteration searches on the calling
 // thread alone (starting threads would cost more than it saves).
 constexpr std::size_t kParallelSearchMinClasses = 4096;
@@ -555,6 +580,9 @@ struct Candidate {
   const std::vector<ClassId>* classes = nullptr;
   std::size_t begin = 0, end = 0;
   std::size_t limit = RunLimits::kNoLimit;  // the backoff scheduler's match limit
+  // The count of root nodes of each candidate class, parallel to *classes (null if
+  // not known: an unrooted rewrite, or candidates filtered in the set-up).
+  const std::vector<uint32_t>* root_counts = nullptr;
 };
 
 // What a run's search works in; see run_rewrites. Everything is kept between runs and
@@ -739,7 +767,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         end = filtered.size();
         classes = &filtered;  // the vector, not its storage: it may still grow
       }
-      if (begin != end) to_search.push_back(Candidate{r, classes, begin, end, limit});
+      const std::vector<uint32_t>* root_counts =
+          root.rooted && !filter_in_set_up ? &op_index.node_counts_with(root.op) : nullptr;
+      if (begin != end) to_search.push_back(Candidate{r, classes, begin, end, limit, root_counts});
     };
     std::vector<uint32_t>& searched_buckets = scratch.searched_buckets;
     searched_buckets.clear();
@@ -802,7 +832,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       first_task[a] = used;
       found[a].store(0, std::memory_order_relaxed);
       const std::size_t width = rewrites[r].vars.size();
-      for (std::size_t begin = candidate.begin; begin < candidate.end; begin += kClassesPerTask) {
+      for (std::size_t begin = candidate.begin; begin < candidate.end;) {
         if (used == tasks.size()) tasks.emplace_back();
         TaskMatches& task = tasks[used++];
         task.rewrite = r;
@@ -810,8 +840,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         task.width = width;
         task.classes = candidate.classes;
         task.begin = begin;
-        task.end = std::min(candidate.end, begin + kClassesPerTask);
+        task.end = slice_end(begin, candidate.end, candidate.root_counts);
         task.filtered = filter_in_set_up;
+        begin = task.end;
       }
     }
     first_task[num_active] = used;
