@@ -120,6 +120,15 @@ void EGraph::congruence_round(unsigned threads) {
   // 3. Merges and marks, in the entries' order (the loop's, from the back).
   for (std::size_t i = n; i-- > 0;) {
     if (i >= kFetchAhead) union_find_.prefetch(round.entries[i - kFetchAhead].holder());
+    if (i >= kFetchAhead / 2) {
+      // The entry's union-find entry is in by now: fetch the class record and flags
+      // settle_pending reads (a merge in between may change the root: a fetch wasted).
+      const std::size_t ahead = i - kFetchAhead / 2;
+      const ClassId holder = union_find_.find(round.entries[ahead].holder());
+      __builtin_prefetch(&class_of(holder), 1);
+      __builtin_prefetch(&class_flags_[holder.value], 1);
+      for (ClassId child : round.forms[ahead].children) __builtin_prefetch(&class_flags_[child.value], 1);
+    }
     settle_pending(round.entries[i].holder(), round.forms[i], round.found[i]);
   }
 }
