@@ -274,6 +274,10 @@ Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype) {
   return TypeChecker(var_dtype).run(**syntax, std::nullopt);
 }
 
+Result<Expr> type_syntax(const Syntax& syntax, const VarTyper& var_dtype) {
+  return TypeChecker(var_dtype).run(syntax, std::nullopt);
+}
+
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype, DType expected) {
   Result<SyntaxPtr> syntax = parse_syntax(text);
   if (!syntax) return syntax.error();

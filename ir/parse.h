@@ -15,6 +15,8 @@
 
 namespace eqsat {
 
+struct Syntax;
+
 // Answers the dtype of a variable name. `bool_context` is true when the name stands
 // where only a BOOL is allowed (a select condition, an operand of and/or/not), which
 // lets the rule loader type pattern variables. Returning nullopt makes the name an
@@ -28,6 +30,11 @@ Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype);
 // parser uses it for `a: Scalar[INT32] = 5`. The result may still have another dtype
 // (`x + 1` with x: INDEX stays INDEX); the caller checks.
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype, DType expected);
+
+// The type check alone, of an expression parse_syntax (ir/syntax.h) made: parse_expr
+// is parse_syntax and then this. The rule loader types each rule's text once per dtype
+// and parses it once.
+Result<Expr> type_syntax(const Syntax& syntax, const VarTyper& var_dtype);
 
 // Convenience: every name is a variable of dtype INDEX unless listed in `vars`
 // (the batch format's rule).

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "ir/parse.h"
+#include "ir/syntax.h"
 #include "rules/guard_parser.h"
 #include "rules/rule.h"
 
@@ -382,7 +383,9 @@ class RuleParser {
     VarTyper typer = [dtype](std::string_view, bool bool_context) -> std::optional<DType> {
       return bool_context ? DType::Bool : dtype;
     };
-    Result<Expr> lhs = parse_expr(lhs_.of(text()), typer);
+    const Result<SyntaxPtr>& syntax = syntax_of(lhs_, lhs_syntax_);
+    if (!syntax) return expr_error(lhs_, syntax.error(), dtype);
+    Result<Expr> lhs = type_syntax(**syntax, typer);
     if (!lhs) return expr_error(lhs_, lhs.error(), dtype);
     if (lhs->op() == Op::Var || lhs->op() == Op::Const) {
       return error(lhs_.begin, std::string("the left side is a bare ") +
@@ -420,7 +423,8 @@ class RuleParser {
       unbound.emplace(name);
       return std::nullopt;
     };
-    Result<Expr> rhs = parse_expr(rhs_text, typer);
+    const Result<SyntaxPtr>& syntax = syntax_of(rhs_, rhs_syntax_);
+    Result<Expr> rhs = syntax ? type_syntax(**syntax, typer) : Result<Expr>(syntax.error());
     if (!rhs) {
       // An unknown name on the right is a variable the left side does not bind.
       const std::size_t at =
@@ -448,11 +452,19 @@ class RuleParser {
     return rhs;
   }
 
+  // The syntax of a side, parsed the first time an instance asks for it: a rule's
+  // instances (one per dtype) type the same text, each its own way.
+  const Result<SyntaxPtr>& syntax_of(Span side, std::optional<Result<SyntaxPtr>>& parsed) const {
+    if (!parsed) parsed.emplace(parse_syntax(side.of(text())));
+    return *parsed;
+  }
+
   const LogicalRule& logical_;
   std::string_view file_;
   Rule rule_;
   Span lhs_;
   Span rhs_;
+  mutable std::optional<Result<SyntaxPtr>> lhs_syntax_, rhs_syntax_;
   std::size_t arrow_ = 0;
   std::optional<Span> guard_;
 };
