@@ -268,14 +268,14 @@ class TypeChecker {
 
 }  // namespace
 
+Result<Expr> type_syntax(const Syntax& syntax, const VarTyper& var_dtype) {
+  return TypeChecker(var_dtype).run(syntax, std::nullopt);
+}
+
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype) {
   Result<SyntaxPtr> syntax = parse_syntax(text);
   if (!syntax) return syntax.error();
-  return TypeChecker(var_dtype).run(**syntax, std::nullopt);
-}
-
-Result<Expr> type_syntax(const Syntax& syntax, const VarTyper& var_dtype) {
-  return TypeChecker(var_dtype).run(syntax, std::nullopt);
+  return type_syntax(**syntax, var_dtype);
 }
 
 Result<Expr> parse_expr(std::string_view text, const VarTyper& var_dtype, DType expected) {

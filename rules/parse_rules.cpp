@@ -424,7 +424,8 @@ class RuleParser {
       return std::nullopt;
     };
     const Result<SyntaxPtr>& syntax = syntax_of(rhs_, rhs_syntax_);
-    Result<Expr> rhs = syntax ? type_syntax(**syntax, typer) : Result<Expr>(syntax.error());
+    if (!syntax) return expr_error(rhs_, syntax.error(), dtype);
+    Result<Expr> rhs = type_syntax(**syntax, typer);
     if (!rhs) {
       // An unknown name on the right is a variable the left side does not bind.
       const std::size_t at =
