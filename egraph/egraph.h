@@ -25,8 +25,8 @@
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
 #include "egraph/explain.h"
-#include "egraph/huge_pages.h"
 #include "egraph/intern_index.h"
+#include "egraph/large_arrays.h"
 #include "egraph/node_memo.h"
 #include "egraph/parent.h"
 #include "egraph/part_order.h"
@@ -303,7 +303,7 @@ class EGraph {
   EClass& class_of(ClassId root) { return slots_[slot_of_[root.value]]; }
   uint32_t new_slot(EClass eclass);
   std::vector<uint32_t> slot_of_;  // by class id
-  std::vector<EClass, HugePageAllocator<EClass>> slots_;
+  std::vector<EClass, LargeArrayAllocator<EClass, MidSize::Populated>> slots_;
   std::vector<uint32_t> free_slots_;
   // Analysis data of the classes that know more than their dtype (EClass::facts), and
   // that of the others, by dtype (a member, so that reading it is a plain load).
@@ -317,9 +317,9 @@ class EGraph {
   std::vector<EClass> spare_classes_;
   std::size_t num_classes_ = 0;
   NodeMemo memo_;
-  // Parents to re-canonicalize (in huge pages once large: a large apply's merges queue
+  // Parents to re-canonicalize (egraph/large_arrays.h: a large apply's merges queue
   // millions, and the list is grown anew each iteration).
-  std::vector<ParentEntry, HugePageAllocator<ParentEntry>> pending_;
+  std::vector<ParentEntry, LargeArrayAllocator<ParentEntry, MidSize::Standard>> pending_;
   std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair (each listed once: kDirty).

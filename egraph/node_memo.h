@@ -17,7 +17,7 @@
 
 #include "egraph/class_id.h"
 #include "egraph/enode.h"
-#include "egraph/huge_pages.h"
+#include "egraph/large_arrays.h"
 
 namespace eqsat {
 
@@ -253,7 +253,7 @@ class NodeMemo {
   void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
 
   void rehash(std::size_t capacity) {
-    std::vector<Slot, HugePageAllocator<Slot>> old = std::move(slots_);
+    std::vector<Slot, LargeArrayAllocator<Slot, MidSize::Populated>> old = std::move(slots_);
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
@@ -268,7 +268,7 @@ class NodeMemo {
     }
   }
 
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;  // in huge pages once 2 MB or more
+  std::vector<Slot, LargeArrayAllocator<Slot, MidSize::Populated>> slots_;  // see egraph/large_arrays.h
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;
