@@ -180,14 +180,14 @@ class OpIndex {
       if (eclass.known_constant) summary |= kKnownConstantBit;
       // The nodes are sorted by operation first: one run of nodes per operation.
       const std::vector<ENode>& nodes = eclass.nodes;
-      for (std::size_t first = 0, end = 0; first < nodes.size(); first = end) {
-        const Op op = nodes[first].op;
-        for (end = first + 1; end < nodes.size() && nodes[end].op == op; ++end) {
-        }
+      for (auto first = nodes.begin(); first != nodes.end();) {
+        const Op op = first->op;
+        const auto end = std::find_if(first + 1, nodes.end(), [op](const ENode& node) { return node.op != op; });
         by_op_[static_cast<std::size_t>(op)].push_back(id);
         counts_by_op_[static_cast<std::size_t>(op)].push_back(static_cast<uint32_t>(end - first));
         dtypes_[static_cast<std::size_t>(op)] |= dtype_bit;
         summary |= class_summary_bit(op);
+        first = end;
       }
       held_anywhere_ |= summary;
     }
