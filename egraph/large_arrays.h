@@ -1,12 +1,12 @@
-// Storage for the engine's largest arrays, faulted in a few pages at a time at most.
+// Storage for the engine's largest arrays, in huge pages or populated mappings.
 //
 // A large saturation allocates its largest arrays (the hash-cons table, the class
 // records, the rebuild's pending list) again and again as they grow, and every fresh
-// 4 KB page costs a page fault on first touch. On this project's machine class (a
-// virtual machine) a fault costs 5-20 microseconds, most of it the exit to the host, not
-// the zeroing of the page: `sum 10` took 21,000 of them, a good part of its run
-// (docs/performance.md, "New root nodes by the batch; huge pages for the largest
-// arrays", and "Pre-faulted mid-size arrays"). So this allocator takes
+// 4 KB page is slow on first touch. On this project's machine class (a virtual
+// machine) a page faulted on first write costs about 10.7 microseconds, most of it
+// work of the host, not the zeroing of the page (docs/performance.md, "New root nodes
+// by the batch; huge pages for the largest arrays", and "Pages touched for the first
+// time; mid-size arrays populated when made"). So this allocator takes
 // - an array of 2 MB or more aligned to 2 MB and marked for transparent huge pages
 //   (madvise MADV_HUGEPAGE): the kernel faults it in 2 MB at a time, and it takes
 //   fewer TLB entries, which the hash-cons's random probes miss. Where the kernel does
