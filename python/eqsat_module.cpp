@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -134,11 +135,11 @@ Expr to_expr(const py::object& value, const Facts& facts) {
   return *parsed;
 }
 
-// The built-in catalogue's rewrites, built on the first call and kept: rebuilding them
-// per call would cost more than most simplifications.
+// The built-in catalogue's rewrites, loaded on the first call (the catalogue's own
+// array, not a copy: rules/rule_instances.h).
 const std::vector<Rewrite>& builtin_rewrites() {
-  static const std::vector<Rewrite> rewrites = builtin_rules().rewrites();  // built once
-  return rewrites;
+  static const std::shared_ptr<const std::vector<Rewrite>> rewrites = builtin_rules().shared_rewrites();
+  return *rewrites;
 }
 
 py::object value_of(const Expr& e) {

@@ -13,9 +13,14 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include "ir/parse.h"
 #include "ir/syntax.h"
@@ -170,18 +175,27 @@ bool is_const_only_name(std::string_view name) {
   });
 }
 
+// A rule as parsed, its instances not yet placed in the array it will share with the
+// rules loaded with it (see seal).
+struct ParsedRule {
+  Rule rule;
+  std::vector<Rewrite> instances;  // parallel to rule.dtypes
+};
+
 class RuleParser {
  public:
   RuleParser(const LogicalRule& logical, std::string_view file) : logical_(logical), file_(file) {}
 
-  Result<Rule> run() {
+  Result<ParsedRule> run() {
     if (std::optional<Error> error = parse_header()) return *error;
+    std::vector<Rewrite> instances;
+    instances.reserve(rule_.dtypes.size());
     for (DType dtype : rule_.dtypes) {
       Result<Rewrite> rewrite = instantiate(dtype);
       if (!rewrite) return rewrite.error();
-      rule_.rewrites.push_back(std::move(rewrite).value());
+      instances.push_back(std::move(rewrite).value());
     }
-    return std::move(rule_);
+    return ParsedRule{std::move(rule_), std::move(instances)};
   }
 
  private:
@@ -472,49 +486,133 @@ class RuleParser {
 
 }  // namespace
 
-Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view file_name) {
+namespace {
+
+// The rules of one file, in order, each name once.
+Result<std::vector<ParsedRule>> parse_file(std::string_view text, std::string_view file_name) {
   Result<std::vector<LogicalRule>> logical = split_lines(text, file_name);
   if (!logical) return logical.error();
-  std::vector<Rule> rules;
+  std::vector<ParsedRule> rules;
+  rules.reserve(logical->size());
   std::map<std::string, int, std::less<>> lines_by_name;
   for (const LogicalRule& entry : *logical) {
-    Result<Rule> rule = RuleParser(entry, file_name).run();
-    if (!rule) return rule.error();
-    auto [it, inserted] = lines_by_name.emplace(rule->name, rule->line);
+    Result<ParsedRule> parsed = RuleParser(entry, file_name).run();
+    if (!parsed) return parsed.error();
+    const Rule& rule = parsed->rule;
+    auto [it, inserted] = lines_by_name.emplace(rule.name, rule.line);
     if (!inserted) {
-      return error_at(file_name, rule->line, 1,
-                      "duplicate rule name '" + rule->name + "' (first defined at " + std::string(file_name) + ":" +
+      return error_at(file_name, rule.line, 1,
+                      "duplicate rule name '" + rule.name + "' (first defined at " + std::string(file_name) + ":" +
                           std::to_string(it->second) + ")");
     }
-    rules.push_back(std::move(rule).value());
+    rules.push_back(std::move(parsed).value());
   }
   return rules;
 }
 
+// Moves the instances of `parsed` into one array, in order, and gives each rule its
+// stretch of it.
+std::vector<Rule> seal(std::vector<ParsedRule> parsed) {
+  std::size_t total = 0;
+  for (const ParsedRule& p : parsed) total += p.instances.size();
+  auto storage = std::make_shared<std::vector<Rewrite>>();
+  storage->reserve(total);
+  for (ParsedRule& p : parsed) std::move(p.instances.begin(), p.instances.end(), std::back_inserter(*storage));
+  const std::shared_ptr<const std::vector<Rewrite>> shared = std::move(storage);
+  std::vector<Rule> rules;
+  rules.reserve(parsed.size());
+  std::size_t first = 0;
+  for (ParsedRule& p : parsed) {
+    p.rule.rewrites = RuleInstances(shared, first, p.instances.size());
+    first += p.instances.size();
+    rules.push_back(std::move(p.rule));
+  }
+  return rules;
+}
+
+}  // namespace
+
+Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view file_name) {
+  Result<std::vector<ParsedRule>> parsed = parse_file(text, file_name);
+  if (!parsed) return parsed.error();
+  return seal(std::move(parsed).value());
+}
+
+namespace {
+
+// Rule files parsed one after the other into one set.
+class RuleSetParser {
+ public:
+  std::optional<Error> add_file(std::string_view text, std::string_view file_name) {
+    Result<std::vector<ParsedRule>> parsed = parse_file(text, file_name);
+    if (!parsed) return parsed.error();
+    std::vector<ParsedRule> rules = std::move(parsed).value();
+    for (ParsedRule& p : rules) {
+      const Rule& rule = p.rule;
+      auto [it, inserted] = first_by_name_.try_emplace(rule.name, rule.file, rule.line);
+      if (!inserted) {
+        return error_at(rule.file, rule.line, 1,
+                        "duplicate rule name '" + rule.name + "' (first defined at " + it->second.first + ":" +
+                            std::to_string(it->second.second) + ")");
+      }
+      rules_.push_back(std::move(p));
+    }
+    return std::nullopt;
+  }
+
+  RuleSet finish() && {
+    RuleSet set;
+    set.rules = seal(std::move(rules_));
+    return set;
+  }
+
+ private:
+  std::vector<ParsedRule> rules_;
+  std::unordered_map<std::string, std::pair<std::string, int>> first_by_name_;  // file and line
+};
+
+}  // namespace
+
+Result<RuleSet> parse_rule_set(std::span<const RuleText> files) {
+  RuleSetParser parser;
+  for (const RuleText& file : files) {
+    if (std::optional<Error> error = parser.add_file(file.text, file.file_name)) return *error;
+  }
+  return std::move(parser).finish();
+}
+
 std::optional<Error> RuleSet::add(std::vector<Rule> more) {
+  // The rules by name, to find a duplicate without a scan of the set per rule (a set
+  // may hold the catalogue's ~370). The keys view the names in `rules`, so it is given
+  // its final capacity first: a short name lives inside its string, which moves when
+  // the vector grows.
+  rules.reserve(rules.size() + more.size());
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  by_name.reserve(rules.size() + more.size());
+  for (std::size_t i = 0; i < rules.size(); ++i) by_name.try_emplace(rules[i].name, i);
   for (Rule& rule : more) {
-    if (const Rule* first = find(rule.name)) {
+    if (auto first = by_name.find(rule.name); first != by_name.end()) {
+      const Rule& earlier = rules[first->second];
       return error_at(rule.file, rule.line, 1,
-                      "duplicate rule name '" + rule.name + "' (first defined at " + first->file + ":" +
-                          std::to_string(first->line) + ")");
+                      "duplicate rule name '" + rule.name + "' (first defined at " + earlier.file + ":" +
+                          std::to_string(earlier.line) + ")");
     }
     rules.push_back(std::move(rule));
+    by_name.try_emplace(rules.back().name, rules.size() - 1);
   }
   return std::nullopt;
 }
 
 Result<RuleSet> load_rule_files(const std::vector<std::string>& paths) {
-  RuleSet set;
+  RuleSetParser parser;
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path + ": cannot open the rule file"};
     std::ostringstream text;
     text << in.rdbuf();
-    Result<std::vector<Rule>> rules = parse_rules(text.str(), path);
-    if (!rules) return rules.error();
-    if (std::optional<Error> error = set.add(std::move(rules).value())) return *error;
+    if (std::optional<Error> error = parser.add_file(text.str(), path)) return *error;
   }
-  return set;
+  return std::move(parser).finish();
 }
 
 }  // namespace eqsat

@@ -84,13 +84,16 @@
 // following IEEE 754 exactly. verify/ proves each instance with Z3.
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "egraph/rewrite.h"
 #include "ir/error.h"
+#include "rules/rule_instances.h"
 
 namespace eqsat {
 
@@ -103,16 +106,21 @@ struct Rule {
   FastMath fast_math;      // the flags written in braces after the scope; none: strict IEEE
   std::string lhs_text;
   std::string rhs_text;
-  std::string guard_text;         // empty when the rule has no guard
-  std::vector<DType> dtypes;      // the scope, expanded: one instance per dtype
-  std::vector<Rewrite> rewrites;  // parallel to `dtypes`
+  std::string guard_text;     // empty when the rule has no guard
+  std::vector<DType> dtypes;  // the scope, expanded: one instance per dtype
+  RuleInstances rewrites;     // parallel to `dtypes` (rules/rule_instances.h)
 };
 
 struct RuleSet {
   std::vector<Rule> rules;
 
-  // Every dtype instance of every rule, in file order.
+  // Every dtype instance of every rule, in rule order: a copy.
   std::vector<Rewrite> rewrites() const;
+  // The same, without a copy where the rules are the whole of the array their instances
+  // share, in order (a set as parse_rule_set or the loaders make it, the catalogue):
+  // what a long-lived user of the rewrites (the command line, a compiler) holds. Else
+  // a copy of its own.
+  std::shared_ptr<const std::vector<Rewrite>> shared_rewrites() const;
   const Rule* find(std::string_view name) const;
   // The same set without the named rule (for tests that show a rule is needed).
   RuleSet without(std::string_view name) const;
@@ -124,6 +132,17 @@ struct RuleSet {
 // Parses the text of one rule file. Errors name "file:line:column" and the reason, in
 // Error::message (Error::line and column stay 0: the file is part of the position).
 Result<std::vector<Rule>> parse_rules(std::string_view text, std::string_view file_name);
+
+// The text of a rule file and the name its messages give it.
+struct RuleText {
+  std::string_view text;
+  std::string_view file_name;
+};
+
+// Parses rule files as one set, in order: rule names must be unique across all of them
+// (a duplicate is reported as RuleSet::add does), and all their instances are one array
+// (RuleSet::shared_rewrites).
+Result<RuleSet> parse_rule_set(std::span<const RuleText> files);
 
 // Reads and parses rule files; rule names must be unique across all of them.
 Result<RuleSet> load_rule_files(const std::vector<std::string>& paths);

@@ -138,7 +138,7 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
                    "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};
     }
   }
-  simplifier.rewrites_ = std::make_shared<const std::vector<Rewrite>>((own_rules ? own : builtin_rules()).rewrites());
+  simplifier.rewrites_ = (own_rules ? own : builtin_rules()).shared_rewrites();
   simplifier.rule_index_ = std::make_shared<const RuleIndex>(*simplifier.rewrites_);
   return simplifier;
 }

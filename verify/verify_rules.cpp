@@ -121,12 +121,13 @@ RuleSet unproved_subset(const RuleSet& rules, const RuleLock& lock) {
   for (const Rule& rule : rules.rules) {
     Rule left = rule;
     left.dtypes.clear();
-    left.rewrites.clear();
+    std::vector<Rewrite> instances;
     for (std::size_t i = 0; i < rule.dtypes.size(); ++i) {
       if (lock.proves(rule, rule.dtypes[i])) continue;
       left.dtypes.push_back(rule.dtypes[i]);
-      left.rewrites.push_back(rule.rewrites[i]);
+      instances.push_back(rule.rewrites[i]);
     }
+    left.rewrites = RuleInstances(std::move(instances));
     if (!left.dtypes.empty()) out.rules.push_back(std::move(left));
   }
   return out;

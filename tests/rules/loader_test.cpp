@@ -310,6 +310,58 @@ TEST_F(RuleFiles, LoadsSeveralFilesInOrder) {
   EXPECT_EQ(rest.rules[0].name, "mul-one");
 }
 
+// Rules loaded together share one array of instances, which the engine is given as it
+// is (RuleSet::shared_rewrites): no copy of the rewrites is made to run them.
+TEST_F(RuleFiles, RulesLoadedTogetherShareOneArrayOfInstances) {
+  const std::string a = write("a.rules", "add-zero [index]: x + 0 => x\n");
+  const std::string b = write("b.rules", "mul-one [index int]: x * 1 => x\nsub-self [index]: x - x => 0\n");
+  Result<RuleSet> set = load_rule_files({a, b});
+  ASSERT_TRUE(set.ok()) << set.error().message;
+  const std::shared_ptr<const std::vector<Rewrite>> all = set->shared_rewrites();
+  ASSERT_EQ(all->size(), 7u);  // 1 + 5 + 1 instances
+  for (const Rule& rule : set->rules) EXPECT_EQ(rule.rewrites.storage(), all) << rule.name;
+  EXPECT_EQ(&set->rules[1].rewrites[0], &(*all)[1]);  // mul-one's INDEX instance
+  EXPECT_EQ(set->rules[1].rewrites[4].lhs.dtype(), DType::Int64);
+  EXPECT_EQ(&set->rules[2].rewrites.at(0), &all->back());  // sub-self
+  EXPECT_THROW(set->rules[2].rewrites.at(1), std::out_of_range);
+  EXPECT_EQ(set->shared_rewrites(), all);  // asked again: the same array
+
+  // A set that is not the whole array, in order, gets an array of its own, equal to
+  // its rules' instances in rule order.
+  const RuleSet rest = set->without("mul-one");
+  const std::shared_ptr<const std::vector<Rewrite>> own = rest.shared_rewrites();
+  ASSERT_NE(own, all);
+  ASSERT_EQ(own->size(), 2u);
+  EXPECT_EQ((*own)[0].name, "add-zero");
+  EXPECT_EQ((*own)[1].name, "sub-self");
+  RuleSet reordered;
+  reordered.rules = {set->rules[2], set->rules[0], set->rules[1]};
+  ASSERT_NE(reordered.shared_rewrites(), all);
+  EXPECT_EQ(reordered.shared_rewrites()->front().name, "sub-self");
+
+  // A copy of a rule shares the array and outlives the set it came from.
+  Rule kept = set->rules[1];
+  set = Error{"dropped"};
+  EXPECT_EQ(kept.rewrites.size(), 5u);
+  EXPECT_EQ(kept.rewrites[0].name, "mul-one");
+}
+
+// The built-in catalogue is one such array: the command line runs it without a copy.
+TEST(BuiltinRuleArray, IsTheCataloguesOwn) {
+  const RuleSet& catalogue = builtin_rules();
+  const std::shared_ptr<const std::vector<Rewrite>> all = catalogue.shared_rewrites();
+  EXPECT_EQ(all, catalogue.rules.front().rewrites.storage());
+  EXPECT_EQ(all->size(), catalogue.rewrites().size());
+}
+
+TEST(RuleSetParse, DuplicateNamesAcrossTexts) {
+  const std::vector<RuleText> files = {{"r [index]: x + 0 => x\n", "a.rules"},
+                                       {"\nr [index]: x * 1 => x\n", "b.rules"}};
+  Result<RuleSet> set = parse_rule_set(files);
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.error().message, "b.rules:2:1: duplicate rule name 'r' (first defined at a.rules:1)");
+}
+
 TEST_F(RuleFiles, DuplicateNamesAcrossFiles) {
   const std::string a = write("a.rules", "r [index]: x + 0 => x\n");
   const std::string b = write("b.rules", "\nr [index]: x * 1 => x\n");

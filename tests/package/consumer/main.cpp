@@ -5,6 +5,7 @@
 // tests/package/run.sh compares that with what it expects.
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "extract/cost.h"
 #include "ir/build.h"
@@ -30,10 +31,10 @@ int main() {
     std::cerr << costs.error().describe() << '\n';
     return 1;
   }
-  const std::vector<Rewrite> rules = builtin_rules().rewrites();
+  const std::shared_ptr<const std::vector<Rewrite>> rules = builtin_rules().shared_rewrites();
   SimplifyOptions options;
   options.costs = &*costs;
-  const SimplifyResult result = simplify_expr(index, facts, rules, options);
+  const SimplifyResult result = simplify_expr(index, facts, *rules, options);
   std::cout << print(index) << " -> " << print(result.output) << " (cost " << result.cost.value() << ", "
             << stop_reason_name(result.report.stop_reason) << ")\n";
 
@@ -55,7 +56,7 @@ int main() {
   SimplifyOptions pass_options;
   pass_options.costs = &*shipped;
   std::vector<PassReport> reports;
-  const Program simplified = run_pipeline(Program{{kernel}}, *pipeline, PassContext{rules, pass_options, {}}, reports);
+  const Program simplified = run_pipeline(Program{{kernel}}, *pipeline, PassContext{*rules, pass_options, {}}, reports);
   std::cout << print_program(simplified);
   std::cout << "rules installed: " << std::filesystem::exists(EQSAT_RULES_DIR "/arith.rules") << '\n';
   std::cout << "profiles installed: " << std::filesystem::exists(EQSAT_PROFILES_DIR "/div-expensive.json") << '\n';
