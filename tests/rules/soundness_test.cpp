@@ -9,6 +9,7 @@
 
 #include "ir/fold.h"
 #include "tests/rules/test_support.h"
+#include "tests/support/sweep.h"
 
 namespace eqsat::testing {
 namespace {
@@ -180,11 +181,13 @@ Outcome check_instance(const Rewrite& rewrite, Sampler& sampler, int samples) {
 
 TEST(CatalogueSoundness, EveryInstanceAgreesWithConstantFoldingOnRandomValues) {
   Sampler sampler(20240611);
+  std::size_t instance = 0;  // of the catalogue, for the sanitizer build's sample
   for (const Rule& rule : builtin_rules().rules) {
     // A reassociation changes rounding: it is no equality of IEEE values to sample, and
     // is accepted by its shape alone (verify/reassociation.h).
     if (rule.fast_math.has(FastMathFlag::Reassoc)) continue;
     for (std::size_t i = 0; i < rule.rewrites.size(); ++i) {
+      if (!in_sweep(instance++)) continue;
       const Outcome outcome = check_instance(rule.rewrites[i], sampler, rule.guard_text.empty() ? 300 : 3000);
       const std::string where = rule.file + ":" + std::to_string(rule.line) + ": " + rule.name + " (" +
                                 std::string(dtype_name(rule.dtypes[i])) + ")";

@@ -40,6 +40,46 @@ TEST(BatchThreads, SameOutputForOneAndTwoThreadsOnEveryCorpus) {
   EXPECT_EQ(one.out, many.out);
 }
 
+TEST(BatchThreads, ABadRuleFileIsReportedBeforeTheInput) {
+  // A rule file that does not load is the error reported, on any number of threads,
+  // before any about the input, and nothing is written.
+  TempDir dir;
+  const std::string rules = dir.path("missing.rules");
+  const std::string good = dir.write("in.jsonl", "{\"input\": \"x + 0\"}\n{\"input\": \"y * 1\"}\n");
+  for (const std::string& input : {good, dir.path("no-such.jsonl"), dir.path("")}) {
+    for (const char* threads : {"1", "2"}) {
+      ToolRun run = run_eqsat({"batch", input, "--rules", rules, "--threads", threads});
+      EXPECT_EQ(run.status, 1) << input << " on " << threads;
+      EXPECT_EQ(run.out, "") << input << " on " << threads;
+      EXPECT_EQ(run.err, "eqsat: error: " + rules + ": cannot open the rule file\n") << input << " on " << threads;
+    }
+  }
+}
+
+TEST(BatchThreads, AFileLongerThanTheLinesInFlightKeepsItsOrder) {
+  // More lines than the pipeline holds at once (1,024 a thread), errors among them:
+  // they go out in input order, as on one thread.
+  std::string input;
+  for (int i = 0; i < 2600; ++i) {
+    input += i % 500 == 3
+                 ? std::string("not json")
+                 : R"~({"id": ")~" + std::to_string(i) + R"~(", "input": "x * 1 + )~" + std::to_string(i) + "\"}";
+    input += "\n";
+  }
+  TempDir dir;
+  const std::string path = dir.write("long.jsonl", input);
+  ToolRun one = run_eqsat({"batch", path, "--threads", "1"});
+  ToolRun two = run_eqsat({"batch", path, "--threads", "2"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  const std::vector<std::string> lines = lines_of(two.out);
+  ASSERT_EQ(lines.size(), 2600u);
+  EXPECT_EQ(
+      lines[3],
+      R"~({"error": "line 4: invalid JSON: column 2: syntax error while parsing value - invalid literal; last read: 'no'"})~");
+  EXPECT_EQ(lines[2599], R"~({"id": "2599", "input": "x * 1 + 2599", "output": "x + 2599", "cost": 3})~");
+}
+
 TEST(BatchThreads, ASlowCaseKeepsItsPlaceInTheOutput) {
   // tinygrad's shifted recombination was the slowest case of the external corpora: the
   // other threads run ahead of it (tools/batch_command.cpp), and its result is still

@@ -15,6 +15,7 @@
 #include "ir/print.h"
 #include "passes/facts.h"
 #include "passes/linear_form.h"
+#include "tests/support/sweep.h"
 #include "verify/equivalence.h"
 
 namespace eqsat::verify {
@@ -137,7 +138,7 @@ void expect_all_modes_equal(const Expr &input, const Facts &facts, bool with_bou
 TEST(SymbolicDivisionVsEval, RandomTreesWithoutBounds) {
   RandomDivisionTree tree(21);
   const Facts facts;
-  for (int i = 0; i < 100; ++i) expect_all_modes_equal(tree.integer(3), facts, false);
+  for (int i = 0; i < eqsat::testing::sweep_count(100); ++i) expect_all_modes_equal(tree.integer(3), facts, false);
 }
 
 TEST(SymbolicDivisionVsEval, RandomTreesUnderBoundsAndAssumptions) {
@@ -146,10 +147,10 @@ TEST(SymbolicDivisionVsEval, RandomTreesUnderBoundsAndAssumptions) {
   facts.bounds["x"] = Interval::range(0, 3);
   facts.bounds["y"] = Interval::range(-2, 5);
   facts.bounds["z"] = Interval::range(1, 6);
-  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < eqsat::testing::sweep_count(60); ++i) expect_all_modes_equal(tree.integer(3), facts, true);
   // x < z + 1 relates a numerator to a divisor: what lets r // (z + 1) fold.
   facts.assumptions.push_back(parse_expr("x < z + 1", facts.var_typer()).value());
-  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < eqsat::testing::sweep_count(60); ++i) expect_all_modes_equal(tree.integer(3), facts, true);
 }
 
 TEST(SymbolicDivisionVsEval, NegativeDivisorsUnderBounds) {
@@ -158,7 +159,7 @@ TEST(SymbolicDivisionVsEval, NegativeDivisorsUnderBounds) {
   facts.bounds["x"] = Interval::range(-5, 5);
   facts.bounds["y"] = Interval::range(-6, -1);
   facts.bounds["z"] = Interval::range(-3, 0);
-  for (int i = 0; i < 60; ++i) expect_all_modes_equal(tree.integer(3), facts, true);
+  for (int i = 0; i < eqsat::testing::sweep_count(60); ++i) expect_all_modes_equal(tree.integer(3), facts, true);
 }
 
 }  // namespace
