@@ -488,6 +488,13 @@ class RuleParser {
 
 namespace {
 
+// A rule whose name an earlier rule has: "file:line:1: duplicate rule name ...".
+Error duplicate_name_error(const Rule& rule, std::string_view earlier_file, int earlier_line) {
+  return error_at(rule.file, rule.line, 1,
+                  "duplicate rule name '" + rule.name + "' (first defined at " + std::string(earlier_file) + ":" +
+                      std::to_string(earlier_line) + ")");
+}
+
 // The rules of one file, in order, each name once.
 Result<std::vector<ParsedRule>> parse_file(std::string_view text, std::string_view file_name) {
   Result<std::vector<LogicalRule>> logical = split_lines(text, file_name);
@@ -500,11 +507,7 @@ Result<std::vector<ParsedRule>> parse_file(std::string_view text, std::string_vi
     if (!parsed) return parsed.error();
     const Rule& rule = parsed->rule;
     auto [it, inserted] = lines_by_name.emplace(rule.name, rule.line);
-    if (!inserted) {
-      return error_at(file_name, rule.line, 1,
-                      "duplicate rule name '" + rule.name + "' (first defined at " + std::string(file_name) + ":" +
-                          std::to_string(it->second) + ")");
-    }
+    if (!inserted) return duplicate_name_error(rule, file_name, it->second);
     rules.push_back(std::move(parsed).value());
   }
   return rules;
@@ -549,11 +552,10 @@ class RuleSetParser {
     std::vector<ParsedRule> rules = std::move(parsed).value();
     for (ParsedRule& p : rules) {
       const Rule& rule = p.rule;
-      auto [it, inserted] = first_by_name_.try_emplace(rule.name, rule.file, rule.line);
+      auto [it, inserted] = first_by_name_.try_emplace(rule.name, rules_.size());
       if (!inserted) {
-        return error_at(rule.file, rule.line, 1,
-                        "duplicate rule name '" + rule.name + "' (first defined at " + it->second.first + ":" +
-                            std::to_string(it->second.second) + ")");
+        const Rule& earlier = rules_[it->second].rule;
+        return duplicate_name_error(rule, earlier.file, earlier.line);
       }
       rules_.push_back(std::move(p));
     }
@@ -568,7 +570,7 @@ class RuleSetParser {
 
  private:
   std::vector<ParsedRule> rules_;
-  std::unordered_map<std::string, std::pair<std::string, int>> first_by_name_;  // file and line
+  std::unordered_map<std::string, std::size_t> first_by_name_;  // position in rules_
 };
 
 }  // namespace
@@ -593,9 +595,7 @@ std::optional<Error> RuleSet::add(std::vector<Rule> more) {
   for (Rule& rule : more) {
     if (auto first = by_name.find(rule.name); first != by_name.end()) {
       const Rule& earlier = rules[first->second];
-      return error_at(rule.file, rule.line, 1,
-                      "duplicate rule name '" + rule.name + "' (first defined at " + earlier.file + ":" +
-                          std::to_string(earlier.line) + ")");
+      return duplicate_name_error(rule, earlier.file, earlier.line);
     }
     rules.push_back(std::move(rule));
     by_name.try_emplace(rules.back().name, rules.size() - 1);
