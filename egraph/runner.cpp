@@ -16,6 +16,7 @@
 #include <sstream>
 #include <vector>
 
+#include "egraph/heap_pages.h"
 #include "egraph/instance_lookup.h"
 
 namespace eqsat {
@@ -726,6 +727,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       break;
     }
     const std::size_t iteration = report.iterations++;  // 0-based, as egg counts bans
+    advise_heap_growth();                               // a no-op unless the command line asked for huge pages
     IterationStats stats;
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();

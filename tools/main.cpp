@@ -6,6 +6,7 @@
 #include <iostream>
 #include <vector>
 
+#include "egraph/heap_pages.h"
 #include "tools/commands.h"
 #include "tools/engine.h"
 #include "tools/verify_rules_command.h"
@@ -19,6 +20,11 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   CLI::App app("eqsat: equality-saturation simplifier for tensor-compiler index arithmetic", "eqsat");
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
+  app.fallthrough();  // a command's line may hold the options of all commands (--huge-pages)
+  bool huge_pages = false;
+  app.add_flag("--huge-pages", huge_pages,
+               "Give the heap transparent huge pages: large saturations run about 0.7x the time, for more peak memory "
+               "(docs/cli.md)");
   const std::vector<eqsat::cli::Command> commands = {
       eqsat::cli::add_batch_command(app),         eqsat::cli::add_simplify_command(app),
       eqsat::cli::add_simplify_file_command(app), eqsat::cli::add_verify_rules_command(app),
@@ -30,6 +36,11 @@ int main(int argc, char** argv) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
     std::cerr << "eqsat: error: " << error.what() << "\nRun 'eqsat --help' for more information.\n";
     return 2;
+  }
+  // Before a command loads its rules, so that they come from huge pages too.
+  if (huge_pages && !eqsat::use_huge_pages_for_heap()) {
+    std::cerr << "eqsat: note: --huge-pages has no effect here (the kernel's transparent huge pages are off, or the "
+                 "C library is not glibc)\n";
   }
   try {
     for (const eqsat::cli::Command& command : commands) {

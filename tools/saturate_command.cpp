@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "egraph/heap_pages.h"
 #include "egraph/runner.h"
 #include "ir/parse.h"
 #include "tools/commands.h"
@@ -137,6 +138,7 @@ int run_saturate(const SaturateFlags& flags) {
   out["peak_rss_bytes"] = peak;
   out["baseline_rss_bytes"] = baseline;
   out["bytes_per_node"] = peak > baseline ? static_cast<double>(peak - baseline) / nodes : 0.0;
+  out["huge_pages"] = heap_uses_huge_pages();  // memory then grows by 2 MB at a time
   out["rule_fires"] = runner["rule_fires"];
   out["per_iteration"] = runner["per_iteration"];
   std::cout << out.dump() << '\n';

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -323,6 +324,42 @@ TEST(SaturateCommand, BuiltinCommutativityMakesFewerNodes) {
   ToolRun plain = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--report", "a + b"});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(json_lines(plain.out)[0]["nodes"], 4);  // a, b, a + b, b + a
+}
+
+// Whether the kernel gives transparent huge pages when advised to, and eqsat's heap
+// can take the advice (not under AddressSanitizer: egraph/heap_pages.h).
+bool heap_can_take_huge_pages() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#else
+  std::ifstream file("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string text;
+  std::getline(file, text);
+  return !text.empty() && text.find("[never]") == std::string::npos;
+#endif
+}
+
+TEST(SaturateCommand, HugePagesOnlyWhenAskedForAndTheRunIsTheSame) {
+  const std::vector<std::string> pos3 = {"--rules",    kRules,  "--no-default-rules", "--report",
+                                         "--workload", "pos 3", "--time-limit",       "3600"};
+  auto saturate = [&](std::vector<std::string> before, std::vector<std::string> after) {
+    std::vector<std::string> args = std::move(before);
+    args.push_back("saturate");
+    args.insert(args.end(), pos3.begin(), pos3.end());
+    args.insert(args.end(), after.begin(), after.end());
+    ToolRun run = run_eqsat(args);
+    EXPECT_EQ(run.status, 0) << run.err;
+    std::vector<Json> lines = json_lines(run.out);
+    return lines.size() == 1 ? lines[0] : Json();
+  };
+  const Json plain = saturate({}, {});
+  EXPECT_EQ(plain["huge_pages"], false);
+  // The flag goes before the command or among its options.
+  for (const Json& report : {saturate({"--huge-pages"}, {}), saturate({}, {"--huge-pages"})}) {
+    EXPECT_EQ(report["huge_pages"], heap_can_take_huge_pages());
+    EXPECT_EQ(report["nodes"], plain["nodes"]);
+    EXPECT_EQ(report["per_iteration"], plain["per_iteration"]);
+  }
 }
 
 TEST(SaturateCommand, ErrorsSayWhatToDo) {
