@@ -80,11 +80,12 @@ echo
 
 # --- The standard workloads, exactly as specified.
 # Median over `runs` runs of one workload's report: seconds, its split, bytes per node.
+# A fourth argument, --huge-pages, runs them with the heap in huge pages (docs/cli.md).
 workload() {
-  local runs=$1 threads=$2 term=$3
+  local runs=$1 threads=$2 term=$3 heap=(${4:-})
   for _ in $(seq "$runs"); do
     if [ "$threads" = 1 ]; then pin=("${on_fastest[@]}"); else pin=(); fi
-    "${pin[@]}" "$eqsat" "${saturate[@]}" --threads "$threads" --workload "$term"
+    "${pin[@]}" "$eqsat" "${heap[@]}" "${saturate[@]}" --threads "$threads" --workload "$term"
     echo
   done >"$work/report.jsonl"
   python3 - "$term" "$threads" "$work/report.jsonl" <<'EOF'
@@ -92,7 +93,8 @@ import json, statistics, sys
 reports = [json.loads(line) for line in open(sys.argv[3]) if line.strip()]
 med = lambda key: statistics.median(r[key] for r in reports)
 r = reports[0]
-print(f"| {sys.argv[1]} | {sys.argv[2]} | {r['iterations']} | {r['nodes']} | {r['classes']} | "
+heap = "huge" if r.get("huge_pages") else "4 KB"
+print(f"| {sys.argv[1]} | {sys.argv[2]} | {heap} | {r['iterations']} | {r['nodes']} | {r['classes']} | "
       f"{med('seconds') * 1e3:.1f} | {med('search_seconds') * 1e3:.1f} | {med('filter_seconds') * 1e3:.1f} | "
       f"{med('apply_seconds') * 1e3:.1f} | "
       f"{med('rebuild_seconds') * 1e3:.1f} | {med('bytes_per_node'):.0f} |")
@@ -100,13 +102,17 @@ EOF
 }
 echo "## Workloads, eqsat saturate --report (median of 5 runs; sum 11 of 3; one thread on core $fastest)"
 echo
-echo "| workload | threads | iterations | e-nodes | e-classes | ms | search ms | filter ms | apply ms | rebuild ms | bytes/e-node |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| workload | threads | heap pages | iterations | e-nodes | e-classes | ms | search ms | filter ms | apply ms | rebuild ms | bytes/e-node |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 workload 5 1 "pos 3"
 workload 5 1 "sum 9"
 workload 5 1 "sum 10"
 workload 3 1 "sum 11"
 workload 3 2 "sum 11"
+workload 5 1 "pos 3" --huge-pages
+workload 5 1 "sum 10" --huge-pages
+workload 3 1 "sum 11" --huge-pages
+workload 3 2 "sum 11" --huge-pages
 echo
 
 # --- Batch thread scaling: all external corpora in one batch, 1 and 2 threads.
