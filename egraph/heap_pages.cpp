@@ -1,5 +1,6 @@
 #include "egraph/heap_pages.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,12 +21,15 @@ namespace {
 
 constexpr std::uintptr_t kPage = 4096;
 // How far the heap grows past what a request needs (M_TOP_PAD): large, so that it
-// grows rarely and each step is marked before most of it is touched. 8 MB kept 1,500
-// more faults of `sum 10` (3,374 against 814 at 32 MB) for 10 bytes per e-node less.
+// grows rarely and each step is marked before most of it is touched. 8 MB left `sum 10`
+// 2,560 more faults (3,374 against 814 at 32 MB) for about 10 bytes per e-node less;
+// 64 MB took 60 bytes more (docs/performance.md, "Huge pages for the heap").
 constexpr int kHeapStep = 32 << 20;
 
-bool advice_on = false;
-std::uintptr_t marked_end = 0;  // the end of the heap as last marked
+// Atomic: the runner looks from whichever thread runs a saturation (a batch's cases
+// run on all of its threads).
+std::atomic<bool> advice_on{false};
+std::atomic<std::uintptr_t> marked_end{0};  // the end of the heap as last marked
 
 bool kernel_has_transparent_huge_pages() {
   std::FILE* file = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -36,7 +40,9 @@ bool kernel_has_transparent_huge_pages() {
   return read > 0 && std::strstr(text, "[never]") == nullptr;
 }
 
-// sbrk(0) reads glibc's record of the break: no system call.
+// sbrk(0) reads glibc's record of the break: no system call. Only the main arena moves
+// the break (other threads' arenas are mappings of their own), and a look that races
+// with its move sees the old break or the new one: either is marked at some look.
 std::uintptr_t heap_end() { return reinterpret_cast<std::uintptr_t>(sbrk(0)); }
 
 void mark(std::uintptr_t from, std::uintptr_t to) {
@@ -49,7 +55,7 @@ void mark(std::uintptr_t from, std::uintptr_t to) {
 }  // namespace
 
 bool use_huge_pages_for_heap() {
-  if (advice_on) return true;
+  if (advice_on.load()) return true;
   if (!kernel_has_transparent_huge_pages()) return false;
   mallopt(M_TOP_PAD, kHeapStep);
   const std::uintptr_t start = heap_end() - mallinfo2().arena;
@@ -63,20 +69,24 @@ bool use_huge_pages_for_heap() {
     if (block == nullptr || heap_end() != before) break;
   }
   for (void* block : blocks) std::free(block);
-  marked_end = heap_end();
-  mark(start, marked_end);
-  advice_on = true;
+  const std::uintptr_t end = heap_end();
+  mark(start, end);
+  marked_end.store(end);
+  advice_on.store(true);
   return true;
 }
 
-bool heap_uses_huge_pages() { return advice_on; }
+bool heap_uses_huge_pages() { return advice_on.load(std::memory_order_relaxed); }
 
 void advise_heap_growth() {
-  if (!advice_on) return;
+  if (!advice_on.load(std::memory_order_relaxed)) return;
   const std::uintptr_t end = heap_end();
-  if (end <= marked_end) return;
-  mark(marked_end, end);
-  marked_end = end;
+  std::uintptr_t from = marked_end.load(std::memory_order_relaxed);
+  // The thread that moves the mark marks the stretch (another may mark the next).
+  do {
+    if (end <= from) return;
+  } while (!marked_end.compare_exchange_weak(from, end, std::memory_order_relaxed));
+  mark(from, end);
 }
 
 #else

@@ -10,16 +10,16 @@
 //
 // glibc does this itself when started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
 // which a running program cannot set. use_huge_pages_for_heap does it for the main
-// arena, the heap of the thread that calls it (the command line's, which runs the
+// arena, the heap of the process's first thread (the command line's, which runs the
 // apply and the rebuild): the heap is grown now by a large step (M_TOP_PAD, room
 // taken from the system but not touched) and marked, and the runner marks any later
 // growth at each iteration (advise_heap_growth). Threads that allocate from arenas of
 // their own (TBB's workers) keep 4 KB pages: sharing the main arena (M_ARENA_MAX 1)
-// made a two-thread batch 20% slower.
+// made a two-thread batch slower (0.10 s against 0.07-0.08 s).
 //
 // The price is memory: freed space stays in the heap (a step is not given back), and
 // a touched 2 MB region is resident whole, so peak memory grows (`sum 10`: 588 ->
-// about 615 bytes per e-node) and moves in 2 MB steps, which for a small e-graph is a
+// 602-666 bytes per e-node) and moves in 2 MB steps, which for a small e-graph is a
 // large part of its memory (`pos 3` reads 320 to 790 bytes per e-node from run to run,
 // depending on where the heap's randomized start falls). So it is off unless asked for:
 // the command line's `--huge-pages`, or a call from an embedding program, since it
@@ -32,16 +32,16 @@ namespace eqsat {
 // Marks the process's heap for transparent huge pages from now on. Returns whether
 // the advice is on: not where the kernel's transparent huge pages are off ("[never]"
 // in /sys/kernel/mm/transparent_hugepage/enabled), nor where the C library is not
-// glibc on Linux. Call it early, on the thread that will run saturations; calling it
-// again changes nothing.
+// glibc on Linux. Call it early, before other threads start (the main arena is the
+// one marked); calling it again changes nothing.
 bool use_huge_pages_for_heap();
 
 // Whether use_huge_pages_for_heap has put the advice on.
 bool heap_uses_huge_pages();
 
 // Marks what the heap grew since the last call, if the advice is on: a comparison
-// when nothing grew. Call it on the thread that called use_huge_pages_for_heap,
-// while no other thread allocates (the runner does, at each iteration).
+// when nothing grew. Safe from any thread (the runner calls it at each iteration, on
+// the thread that runs the saturation).
 void advise_heap_growth();
 
 }  // namespace eqsat

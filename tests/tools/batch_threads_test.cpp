@@ -34,10 +34,13 @@ TEST(BatchThreads, SameOutputForOneAndTwoThreadsOnEveryCorpus) {
   ToolRun one = run_eqsat({"batch", path, "--threads", "1"});
   ToolRun two = run_eqsat({"batch", path, "--threads", "2"});
   ToolRun many = run_eqsat({"batch", path, "--threads", "7"});
+  // The heap in huge pages (docs/cli.md) changes where memory comes from, nothing else.
+  ToolRun huge = run_eqsat({"batch", path, "--threads", "2", "--huge-pages"});
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_EQ(lines_of(one.out).size(), lines_of(input).size());
   EXPECT_EQ(one.out, two.out);
   EXPECT_EQ(one.out, many.out);
+  EXPECT_EQ(one.out, huge.out);
 }
 
 TEST(BatchThreads, ABadRuleFileIsReportedBeforeTheInput) {
