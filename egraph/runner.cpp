@@ -727,7 +727,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       break;
     }
     const std::size_t iteration = report.iterations++;  // 0-based, as egg counts bans
-    advise_heap_growth();                               // a no-op unless the command line asked for huge pages
+    advise_heap_growth();                               // a no-op unless use_huge_pages_for_heap turned the advice on
     IterationStats stats;
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();

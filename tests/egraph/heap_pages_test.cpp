@@ -15,17 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/huge_pages.h"
+
 namespace eqsat {
 namespace {
 
+using ::eqsat::testing::kernel_has_transparent_huge_pages;
 using ::testing::HasSubstr;
-
-bool kernel_has_transparent_huge_pages() {
-  std::ifstream file("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string text;
-  std::getline(file, text);
-  return !text.empty() && text.find("[never]") == std::string::npos;
-}
 
 // The VmFlags line of the mapping that holds `address` (/proc/self/smaps), or "" if
 // no mapping does.

@@ -8,13 +8,13 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "egraph/runner.h"
 #include "ir/parse.h"
+#include "tests/support/huge_pages.h"
 #include "tests/support/sweep.h"
 #include "tests/tools/run_eqsat.h"
 #include "tools/engine.h"
@@ -332,10 +332,7 @@ bool heap_can_take_huge_pages() {
 #if defined(__SANITIZE_ADDRESS__)
   return false;
 #else
-  std::ifstream file("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string text;
-  std::getline(file, text);
-  return !text.empty() && text.find("[never]") == std::string::npos;
+  return kernel_has_transparent_huge_pages();
 #endif
 }
 
