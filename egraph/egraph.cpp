@@ -71,7 +71,7 @@ void release_if_large(std::vector<T, Allocator>& list) {
 // Trims a class's node or parent list that the rebuild's deduplication left much
 // smaller than its storage.
 template <class T>
-void trim(std::vector<T>& list) {
+void trim(ClassList<T>& list) {
   if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
 }
 
@@ -85,7 +85,7 @@ void trim(std::vector<T>& list) {
 // sort. (Callgrind, sum 9: the repair's sorts took half the instructions, the
 // repair as a whole 9% fewer.)
 template <class T>
-void sort_mostly_sorted(std::vector<T>& list) {
+void sort_mostly_sorted(ClassList<T>& list) {
   const auto sorted_end = std::is_sorted_until(list.begin(), list.end());
   if (sorted_end == list.end()) return;
   if (std::is_sorted_until(sorted_end, list.end()) != list.end()) std::sort(sorted_end, list.end());

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <array>
+#include <boost/container/options.hpp>
+#include <boost/container/vector.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -35,6 +37,12 @@
 
 namespace eqsat {
 
+// A class's list of nodes or parents: a vector whose size and capacity are 32-bit
+// (16 bytes where std::vector takes 24), as no class holds 4 billion entries.
+template <class T>
+using ClassList =
+    boost::container::vector<T, void, boost::container::vector_options_t<boost::container::stored_size<uint32_t>>>;
+
 struct EClass {
   ClassId id;
   // The change epoch (EGraph::change_epoch) of the last change a pattern match could
@@ -49,10 +57,11 @@ struct EClass {
   static constexpr uint32_t kNoFacts = static_cast<uint32_t>(-1);
   uint32_t facts = kNoFacts;
   DType dtype = DType::Index;
-  bool known_constant = false;       // the data's constant is known (read by every search)
-  std::vector<ENode> nodes;          // canonical and sorted after rebuild
-  std::vector<ParentEntry> parents;  // nodes that use this class
+  bool known_constant = false;     // the data's constant is known (read by every search)
+  ClassList<ENode> nodes;          // canonical and sorted after rebuild
+  ClassList<ParentEntry> parents;  // nodes that use this class
 };
+static_assert(sizeof(EClass) == 48, "an e-graph holds tens of thousands of class records: keep them small");
 
 class EGraph {
  public:

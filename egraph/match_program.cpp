@@ -56,7 +56,7 @@ uint64_t sort_key(const ENode& node) { return sort_key(node.op, node.dtype); }
 // Sets [lo, hi) to the nodes of `op` and `dtype` in a class's list. (Written through
 // references: a pair returned was stored and reloaded on the way into a scan's frame,
 // a stall on every scan.)
-void op_range(const std::vector<ENode>& nodes, Op op, DType dtype, const ENode*& lo, const ENode*& hi) {
+void op_range(const ClassList<ENode>& nodes, Op op, DType dtype, const ENode*& lo, const ENode*& hi) {
   const uint64_t key = sort_key(op, dtype);
   const ENode* begin = nodes.data();
   const ENode* end = begin + nodes.size();

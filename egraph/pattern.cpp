@@ -161,7 +161,7 @@ bool instance_in_class(const EGraph& egraph, const Pattern& pattern, std::span<c
           // nodes in canonical form, sorted, and the target's is in cache (the matches
           // come by class).
           const ENode node = egraph.probe_key(operation_node(pnode, built));
-          const std::vector<ENode>& nodes = egraph.eclass(target).nodes;
+          const ClassList<ENode>& nodes = egraph.eclass(target).nodes;
           return std::binary_search(nodes.begin(), nodes.end(), node);
         }
         if (const ClassId recorded = egraph.probe(operation_node(pnode, built)); recorded.valid()) {

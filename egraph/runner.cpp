@@ -180,7 +180,7 @@ class OpIndex {
       uint64_t& summary = summaries_[id.value];
       if (eclass.known_constant) summary |= kKnownConstantBit;
       // The nodes are sorted by operation first: one run of nodes per operation.
-      const std::vector<ENode>& nodes = eclass.nodes;
+      const ClassList<ENode>& nodes = eclass.nodes;
       for (auto first = nodes.begin(); first != nodes.end();) {
         const Op op = first->op;
         const auto end = std::find_if(first + 1, nodes.end(), [op](const ENode& node) { return node.op != op; });
