@@ -1,4 +1,5 @@
-// Huge pages for the C library's heap, where the e-graph's lists live (opt-in).
+// Huge pages for the C library's heap, where the e-graph's lists live (asked for by the
+// program: the command line does, the library does not).
 //
 // On this project's machine class (a virtual machine) the first touch of a fresh
 // 4 KB page costs 5 to 11 microseconds, most of it the host's work, and a large
@@ -11,37 +12,65 @@
 // glibc does this itself when started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
 // which a running program cannot set. use_huge_pages_for_heap does it for the main
 // arena, the heap of the process's first thread (the command line's, which runs the
-// apply and the rebuild): the heap is grown now by a large step (M_TOP_PAD, room
-// taken from the system but not touched) and marked, and the runner marks any later
-// growth at each iteration (advise_heap_growth). Threads that allocate from arenas of
-// their own (TBB's workers) keep 4 KB pages: sharing the main arena (M_ARENA_MAX 1)
-// made a two-thread batch slower (0.10 s against 0.07-0.08 s).
+// apply and the rebuild): the heap is grown by a large step (M_TOP_PAD, room taken
+// from the system but not touched) and marked, and the runner marks any later growth
+// at each iteration (advise_heap_growth). Threads that allocate from arenas of their
+// own (TBB's workers) keep 4 KB pages: sharing the main arena (M_ARENA_MAX 1) made a
+// two-thread batch slower (0.10 s against 0.07-0.08 s).
 //
 // The price is memory: freed space stays in the heap (a step is not given back), and
-// a touched 2 MB region is resident whole, so peak memory grows (`sum 10`: 588 ->
-// 602-666 bytes per e-node) and moves in 2 MB steps, which for a small e-graph is a
-// large part of its memory (`pos 3` reads 320 to 790 bytes per e-node from run to run,
-// depending on where the heap's randomized start falls). So it is off unless asked for:
-// the command line's `--huge-pages`, or a call from an embedding program, since it
-// changes the allocator of the whole process (docs/performance.md, "Huge pages for the
-// heap").
+// a touched 2 MB region is resident whole, so peak memory moves in 2 MB steps. For a
+// large e-graph that is a few percent (`sum 10`: 520 -> 532-583 bytes per e-node); for
+// a small one it can be most of its memory (`pos 3`, 6,536 e-nodes, reads 310 to 830
+// bytes per e-node from run to run, depending on where the heap's randomized start
+// falls). So there are two ways to turn it on:
+//   - HugeHeap::kForLargeEGraphs waits for the first iteration of a saturation whose
+//     e-graph holds kLargeEGraphNodes e-nodes or more (the runner also looks every 64
+//     matches of an apply), and marks the heap from there on, in 8 MB steps: large
+//     saturations get most of the speed (`sum 10` 0.80x, 546-553 bytes per e-node),
+//     small ones (a batch's cases, `pos 3`) keep 4 KB pages and their memory. The
+//     command line's default.
+//   - HugeHeap::kFromNow marks the heap at once: the rules loaded next and every
+//     e-graph take huge pages (`eqsat --huge-pages`; an empty batch starts in 0.71x
+//     the time).
+// Neither is on in a program that does not ask (the library, the Python module): it
+// changes the allocator of the whole process (docs/performance.md, "Huge pages for
+// the heap").
 #pragma once
+
+#include <cstddef>
 
 namespace eqsat {
 
-// Marks the process's heap for transparent huge pages from now on. Returns whether
-// the advice is on: not where the kernel's transparent huge pages are off ("[never]"
-// in /sys/kernel/mm/transparent_hugepage/enabled), nor where the C library is not
-// glibc on Linux. Call it early, before other threads start (the main arena is the
-// one marked); calling it again changes nothing.
-bool use_huge_pages_for_heap();
+// When the heap takes huge pages (see above).
+enum class HugeHeap {
+  kFromNow,          // now, and all its growth
+  kForLargeEGraphs,  // once the runner sees an e-graph of kLargeEGraphNodes e-nodes
+};
 
-// Whether use_huge_pages_for_heap has put the advice on.
+// The size of e-graph from which HugeHeap::kForLargeEGraphs marks the heap: there a
+// 2 MB page is at most 128 bytes per e-node (an e-graph takes about 500), and `sum 10`
+// (6,896 -> 27,188 -> 54,062 e-nodes at the start of its largest iterations) has most
+// of its growth ahead; `pos 3` (at most 12,578 e-nodes, in the middle of an apply)
+// stays below.
+inline constexpr std::size_t kLargeEGraphNodes = 16384;
+
+// Turns the heap's huge-page advice on, `when` said. Returns whether it is or will
+// be on: not where the kernel's transparent huge pages are off ("[never]" in
+// /sys/kernel/mm/transparent_hugepage/enabled), nor where the C library is not glibc
+// on Linux. Call it early, before other threads start (the main arena is the one
+// marked). kFromNow after kForLargeEGraphs marks the heap now; otherwise calling it
+// again changes nothing.
+bool use_huge_pages_for_heap(HugeHeap when = HugeHeap::kFromNow);
+
+// Whether the heap is marked (kForLargeEGraphs: once an e-graph was large enough).
 bool heap_uses_huge_pages();
 
-// Marks what the heap grew since the last call, if the advice is on: a comparison
-// when nothing grew. Safe from any thread (the runner calls it at each iteration, on
-// the thread that runs the saturation).
-void advise_heap_growth();
+// Called by the runner at the start of each iteration and every 64 matches of an
+// apply, with its e-graph's size: marks what the heap grew since the last call if the
+// advice is on (a comparison when nothing grew), and turns it on if it waits for an
+// e-graph this large. Safe from any thread (a batch's cases run saturations on all
+// its threads).
+void advise_heap_growth(std::size_t egraph_nodes);
 
 }  // namespace eqsat

@@ -727,7 +727,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       break;
     }
     const std::size_t iteration = report.iterations++;  // 0-based, as egg counts bans
-    advise_heap_growth();                               // a no-op unless use_huge_pages_for_heap turned the advice on
+    advise_heap_growth(egraph.num_nodes());             // a no-op unless use_huge_pages_for_heap turned the advice on
     IterationStats stats;
     stats.nodes = egraph.num_nodes();
     stats.classes = egraph.num_classes();
@@ -1118,9 +1118,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                                                 Reason::rewrite(rewrite.name));
         if (!applied_one(a, changed)) return false;
       }
-      if ((m & 63) == 63 && elapsed() >= limits.max_seconds) {
-        cut = StopReason::TimeLimit;
-        return false;
+      if ((m & 63) == 63) {
+        // The e-graph may pass the size from which the heap takes huge pages in the
+        // middle of a large apply, before most of its growth.
+        advise_heap_growth(egraph.num_nodes());
+        if (elapsed() >= limits.max_seconds) {
+          cut = StopReason::TimeLimit;
+          return false;
+        }
       }
       ++m;
       return true;

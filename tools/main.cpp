@@ -21,10 +21,15 @@ int main(int argc, char** argv) {
   CLI::App app("eqsat: equality-saturation simplifier for tensor-compiler index arithmetic", "eqsat");
   app.set_version_flag("--version", "eqsat " EQSAT_VERSION);
   app.fallthrough();  // a command's line may hold the options of all commands (--huge-pages)
-  bool huge_pages = false;
-  app.add_flag("--huge-pages", huge_pages,
-               "Give the heap transparent huge pages: large saturations run about 0.7x the time, for more peak memory "
-               "(docs/cli.md)");
+  bool huge_pages = false, no_huge_pages = false;
+  CLI::Option* huge_pages_flag =
+      app.add_flag("--huge-pages", huge_pages,
+                   "Give the heap transparent huge pages from the start, not only once an e-graph grows large "
+                   "(docs/cli.md)");
+  app.add_flag("--no-huge-pages", no_huge_pages,
+               "Keep the heap in 4 KB pages even for large e-graphs: less peak memory, large saturations about 1.25x "
+               "the time (docs/cli.md)")
+      ->excludes(huge_pages_flag);
   const std::vector<eqsat::cli::Command> commands = {
       eqsat::cli::add_batch_command(app),         eqsat::cli::add_simplify_command(app),
       eqsat::cli::add_simplify_file_command(app), eqsat::cli::add_verify_rules_command(app),
@@ -37,10 +42,14 @@ int main(int argc, char** argv) {
     std::cerr << "eqsat: error: " << error.what() << "\nRun 'eqsat --help' for more information.\n";
     return 2;
   }
-  // Before a command loads its rules, so that they come from huge pages too.
-  if (huge_pages && !eqsat::use_huge_pages_for_heap()) {
+  // Before a command loads its rules, so that with --huge-pages they come from huge
+  // pages too. By default only the saturations of large e-graphs take them
+  // (egraph/heap_pages.h): a small one would pay more memory than it gains.
+  if (huge_pages && !eqsat::use_huge_pages_for_heap(eqsat::HugeHeap::kFromNow)) {
     std::cerr << "eqsat: note: --huge-pages has no effect here (the kernel's transparent huge pages are off, or the "
                  "C library is not glibc)\n";
+  } else if (!huge_pages && !no_huge_pages) {
+    eqsat::use_huge_pages_for_heap(eqsat::HugeHeap::kForLargeEGraphs);
   }
   try {
     for (const eqsat::cli::Command& command : commands) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "egraph/heap_pages.h"
 #include "egraph/runner.h"
 #include "ir/parse.h"
 #include "tests/support/huge_pages.h"
@@ -336,27 +337,44 @@ bool heap_can_take_huge_pages() {
 #endif
 }
 
-TEST(SaturateCommand, HugePagesOnlyWhenAskedForAndTheRunIsTheSame) {
-  const std::vector<std::string> pos3 = {"--rules",    kRules,  "--no-default-rules", "--report",
-                                         "--workload", "pos 3", "--time-limit",       "3600"};
-  auto saturate = [&](std::vector<std::string> before, std::vector<std::string> after) {
+// By default the heap takes huge pages once an e-graph reaches kLargeEGraphNodes
+// (egraph/heap_pages.h): `sum 9` does (19,053 e-nodes at its eighth iteration), `pos 3`
+// (6,536 at most) does not. --huge-pages gives them from the start, --no-huge-pages
+// never. The run is the same either way.
+TEST(SaturateCommand, HugePagesForLargeEGraphsUnlessToldOtherwiseAndTheRunIsTheSame) {
+  auto saturate = [&](const std::string& workload, std::vector<std::string> before, std::vector<std::string> after) {
     std::vector<std::string> args = std::move(before);
-    args.push_back("saturate");
-    args.insert(args.end(), pos3.begin(), pos3.end());
+    const std::vector<std::string> command = {
+        "saturate", "--rules",      kRules, "--no-default-rules", "--report", "--workload", workload, "--node-limit",
+        "1000000",  "--iter-limit", "1000", "--time-limit",       "3600"};
+    args.insert(args.end(), command.begin(), command.end());
     args.insert(args.end(), after.begin(), after.end());
     ToolRun run = run_eqsat(args);
     EXPECT_EQ(run.status, 0) << run.err;
     std::vector<Json> lines = json_lines(run.out);
     return lines.size() == 1 ? lines[0] : Json();
   };
-  const Json plain = saturate({}, {});
-  EXPECT_EQ(plain["huge_pages"], false);
+  ASSERT_GT(19053u, kLargeEGraphNodes);
+  ASSERT_LT(6536u, kLargeEGraphNodes);
+  const Json small = saturate("pos 3", {}, {});
+  EXPECT_EQ(small["huge_pages"], false);
+  EXPECT_EQ(saturate("pos 3", {"--no-huge-pages"}, {})["huge_pages"], false);
   // The flag goes before the command or among its options.
-  for (const Json& report : {saturate({"--huge-pages"}, {}), saturate({}, {"--huge-pages"})}) {
+  for (const Json& report : {saturate("pos 3", {"--huge-pages"}, {}), saturate("pos 3", {}, {"--huge-pages"})}) {
     EXPECT_EQ(report["huge_pages"], heap_can_take_huge_pages());
-    EXPECT_EQ(report["nodes"], plain["nodes"]);
-    EXPECT_EQ(report["per_iteration"], plain["per_iteration"]);
+    EXPECT_EQ(report["nodes"], small["nodes"]);
+    EXPECT_EQ(report["per_iteration"], small["per_iteration"]);
   }
+  const Json large = saturate("sum 9", {}, {});
+  EXPECT_EQ(large["huge_pages"], heap_can_take_huge_pages());
+  const Json large_without = saturate("sum 9", {}, {"--no-huge-pages"});
+  EXPECT_EQ(large_without["huge_pages"], false);
+  EXPECT_EQ(large_without["nodes"], large["nodes"]);
+  EXPECT_EQ(large_without["per_iteration"], large["per_iteration"]);
+
+  ToolRun both = run_eqsat({"--huge-pages", "--no-huge-pages", "saturate", "a"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_TRUE(Contains(both.err, "excludes")) << both.err;
 }
 
 TEST(SaturateCommand, ErrorsSayWhatToDo) {
