@@ -21,7 +21,7 @@
 // The price is memory: freed space stays in the heap (a step is not given back), and
 // a touched 2 MB region is resident whole, so peak memory moves in 2 MB steps. For a
 // large e-graph that is a few percent (`sum 10`: 520 -> 532-583 bytes per e-node); for
-// a small one it can be most of its memory (`pos 3`, 6,536 e-nodes, reads 310 to 830
+// a small one it can be most of its memory (`pos 3`, 6,536 e-nodes, reads 310 to 790
 // bytes per e-node from run to run, depending on where the heap's randomized start
 // falls). So there are two ways to turn it on:
 //   - HugeHeap::kForLargeEGraphs waits for the first iteration of a saturation whose
