@@ -25,7 +25,7 @@
 namespace eqsat {
 namespace {
 
-using ::eqsat::testing::kernel_has_transparent_huge_pages;
+using ::eqsat::testing::heap_can_take_huge_pages;
 
 // The VmFlags line of the mapping that holds `address` (/proc/self/smaps), or "" if
 // no mapping does.
@@ -106,16 +106,8 @@ std::string asked_now_after_waiting_marks_now() {
   return "";
 }
 
-bool advice_can_take_effect() {
-#if defined(__SANITIZE_ADDRESS__)
-  return false;  // AddressSanitizer's allocator does not use the heap it would mark
-#else
-  return kernel_has_transparent_huge_pages();
-#endif
-}
-
 TEST(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
-  if (advice_can_take_effect()) GTEST_SKIP() << "this build and kernel take the advice";
+  if (heap_can_take_huge_pages()) GTEST_SKIP() << "this build and kernel take the advice";
   EXPECT_FALSE(use_huge_pages_for_heap(HugeHeap::kForLargeEGraphs));
   EXPECT_FALSE(use_huge_pages_for_heap(HugeHeap::kFromNow));
   advise_heap_growth(kLargeEGraphNodes);
@@ -123,17 +115,17 @@ TEST(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
 }
 
 TEST(HeapPages, AskedForNowMarksTheHeapAndItsGrowth) {
-  if (!advice_can_take_effect()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(marks_now()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(HeapPages, AskedForLargeEGraphsWaitsForTheRunnerToSeeOne) {
-  if (!advice_can_take_effect()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(waits_for_a_large_egraph()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(HeapPages, AskedForNowAfterLargeEGraphsMarksAtOnce) {
-  if (!advice_can_take_effect()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(asked_now_after_waiting_marks_now()), ::testing::ExitedWithCode(0), "");
 }
 

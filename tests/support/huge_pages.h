@@ -16,4 +16,15 @@ inline bool kernel_has_transparent_huge_pages() {
   return !text.empty() && text.find("[never]") == std::string::npos;
 }
 
+// Whether eqsat's heap can take the advice here: the kernel gives huge pages, and the
+// build is not under AddressSanitizer, whose allocator does not use the heap that
+// egraph/heap_pages.cpp would mark.
+inline bool heap_can_take_huge_pages() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#else
+  return kernel_has_transparent_huge_pages();
+#endif
+}
+
 }  // namespace eqsat::testing

@@ -327,16 +327,6 @@ TEST(SaturateCommand, BuiltinCommutativityMakesFewerNodes) {
   EXPECT_EQ(json_lines(plain.out)[0]["nodes"], 4);  // a, b, a + b, b + a
 }
 
-// Whether the kernel gives transparent huge pages when advised to, and eqsat's heap
-// can take the advice (not under AddressSanitizer: egraph/heap_pages.h).
-bool heap_can_take_huge_pages() {
-#if defined(__SANITIZE_ADDRESS__)
-  return false;
-#else
-  return kernel_has_transparent_huge_pages();
-#endif
-}
-
 // By default the heap takes huge pages once an e-graph reaches kLargeEGraphNodes
 // (egraph/heap_pages.h): `sum 9` does (19,053 e-nodes at its eighth iteration), `pos 3`
 // (6,536 at most) does not. --huge-pages gives them from the start, --no-huge-pages
