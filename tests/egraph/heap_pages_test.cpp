@@ -3,12 +3,17 @@
 // once the runner has looked (advise_heap_growth). Asked for large e-graphs only, the
 // advice waits for the runner to look with an e-graph of kLargeEGraphNodes e-nodes.
 //
+// While the advice waits for a large e-graph, what the heap grows into is populated
+// ahead instead: by the runner's looks, and by a HeapAhead around a load.
+//
 // The advice, once on, stays on for the rest of the process: each scenario runs in a
 // child process of its own (EXPECT_EXIT), which exits 0 when everything it checks
 // holds and otherwise says on stderr what did not.
 #include "egraph/heap_pages.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -67,6 +72,108 @@ bool top_of_heap_is_marked() { return flags_of_mapping_at(heap_end() - 1).find("
   std::exit(failure.empty() ? 0 : 1);
 }
 
+// Pages faulted in by this process so far (minor faults: none of them reads a file).
+long page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// How many of the 4 KB pages of [from, to) are resident.
+std::size_t resident_pages(std::uintptr_t from, std::uintptr_t to) {
+  from &= ~std::uintptr_t{4095};
+  to = (to + 4095) & ~std::uintptr_t{4095};
+  if (to <= from) return 0;
+  std::vector<unsigned char> in_core((to - from) / 4096);
+  if (mincore(reinterpret_cast<void*>(from), to - from, in_core.data()) != 0) return 0;
+  std::size_t resident = 0;
+  for (unsigned char page : in_core) resident += page & 1;
+  return resident;
+}
+
+// Whether the kernel populates on request (MADV_POPULATE_WRITE, Linux 5.14).
+bool kernel_populates() {
+#ifdef MADV_POPULATE_WRITE
+  const std::size_t bytes = 4 << 12;
+  void* area = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (area == MAP_FAILED) return false;
+  const bool populated = madvise(area, bytes, MADV_POPULATE_WRITE) == 0;
+  munmap(area, bytes);
+  return populated;
+#else
+  return false;
+#endif
+}
+
+// Blocks of 64 KB from the heap, not written (malloc, not new char[]()), until the heap
+// has grown by `bytes`; their pages are the heap's growth.
+std::vector<void*> blocks_growing_the_heap_by(std::uintptr_t bytes) {
+  std::vector<void*> blocks;
+  const std::uintptr_t before = heap_end();
+  while (heap_end() - before < bytes && blocks.size() < 4096) blocks.push_back(std::malloc(64 << 10));
+  return blocks;
+}
+
+// Writes a byte in every page of the blocks, and returns the page faults that took.
+long faults_writing(const std::vector<void*>& blocks) {
+  const long before = page_faults();
+  for (void* block : blocks) {
+    for (std::size_t offset = 0; offset < (64 << 10); offset += 4096) static_cast<volatile char*>(block)[offset] = 1;
+  }
+  return page_faults() - before;
+}
+
+std::string populates_growth_while_waiting() {
+  if (!use_huge_pages_for_heap(HugeHeap::kForLargeEGraphs)) return "use_huge_pages_for_heap refused";
+  // A load of 4 MB ahead: the heap grows by that much at once, all of it populated, and
+  // the blocks the load takes from it fault nothing in.
+  std::vector<void*> loaded;
+  {
+    const std::uintptr_t before = heap_end();
+    const HeapAhead ahead(std::size_t{4} << 20);
+    const std::uintptr_t grown = heap_end();
+    // (By 4 MB less what the top of the heap held free already: under 512 KB.)
+    if (grown - before < (std::uintptr_t{7} << 19)) return "HeapAhead did not grow the heap by 4 MB";
+    const std::size_t pages = (grown - before) / 4096;
+    if (resident_pages(before, grown) + 2 < pages) return "HeapAhead did not populate the heap's growth";
+    while (loaded.size() < 48) loaded.push_back(std::malloc(64 << 10));  // 3 MB of the 4
+    if (heap_end() != grown) return "the heap grew again inside what HeapAhead took";
+    // Unpopulated, the 768 pages would fault 768 times; the first blocks may come from
+    // the room the top of the heap had before (up to 128 KB, 32 pages, not populated).
+    if (const long faults = faults_writing(loaded); faults > 48) {
+      return "writing 3 MB loaded inside HeapAhead faulted " + std::to_string(faults) + " pages";
+    }
+  }
+  // The runner's look populates what the heap grew since the last one.
+  const std::uintptr_t before = heap_end();
+  const std::vector<void*> blocks = blocks_growing_the_heap_by(std::uintptr_t{2} << 20);
+  const std::uintptr_t grown = heap_end();
+  if (grown <= before) return "the heap did not grow";
+  advise_heap_growth(1);
+  if (heap_uses_huge_pages()) return "marked for an e-graph of one e-node";
+  if (resident_pages(before, grown) + 2 < (grown - before) / 4096) return "the runner's look did not populate";
+  const long faults = faults_writing(blocks);
+  for (void* block : blocks) std::free(block);
+  for (void* block : loaded) std::free(block);
+  if (faults > 48)
+    return "writing what the heap grew by faulted " + std::to_string(faults) + " pages after the runner's look";
+  return "";
+}
+
+std::string populates_nothing_unasked() {
+  const std::uintptr_t before = heap_end();
+  {
+    const HeapAhead ahead(std::size_t{4} << 20);
+    if (heap_end() - before >= (std::uintptr_t{4} << 20)) return "HeapAhead grew the heap unasked";
+  }
+  const std::uintptr_t start = heap_end();
+  const std::vector<void*> blocks = blocks_growing_the_heap_by(std::uintptr_t{1} << 20);
+  advise_heap_growth(1);
+  const bool populated = resident_pages(start, heap_end()) * 2 > (heap_end() - start) / 4096;
+  for (void* block : blocks) std::free(block);
+  return populated ? "the runner's look populated unasked" : "";
+}
+
 std::string marks_now() {
   if (heap_uses_huge_pages()) return "on before it was asked for";
   advise_heap_growth(kLargeEGraphNodes);  // not asked for: does nothing, however large
@@ -104,6 +211,17 @@ std::string asked_now_after_waiting_marks_now() {
   if (!use_huge_pages_for_heap(HugeHeap::kFromNow)) return "refused kFromNow after kForLargeEGraphs";
   if (!heap_uses_huge_pages() || !top_of_heap_is_marked()) return "kFromNow did not mark the heap at once";
   return "";
+}
+
+TEST(HeapPages, WhileWaitingForALargeEGraphTheHeapsGrowthIsPopulatedAhead) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
+  EXPECT_EXIT(end_scenario(populates_growth_while_waiting()), ::testing::ExitedWithCode(0), "");
+}
+
+TEST(HeapPages, NotAskedForNothingIsPopulatedAhead) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "HeapAhead does nothing in this build or kernel";
+  EXPECT_EXIT(end_scenario(populates_nothing_unasked()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
