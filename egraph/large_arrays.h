@@ -27,10 +27,14 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
+#include <utility>
 
 namespace eqsat {
 
@@ -61,19 +65,47 @@ class LargeArrayAllocator {
       if (storage == MAP_FAILED) throw std::bad_alloc();
       return static_cast<T*>(storage);
     }
-    const std::size_t rounded = (bytes + kHugePage - 1) & ~(kHugePage - 1);
-    void* mapped = mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED) throw std::bad_alloc();
-    const auto start = reinterpret_cast<std::uintptr_t>(mapped);
-    const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
-    if (aligned > start) munmap(mapped, aligned - start);
-    if (const std::uintptr_t tail = start + kHugePage - aligned; tail > 0) {
-      munmap(reinterpret_cast<void*>(aligned + rounded), tail);
-    }
-    void* storage = reinterpret_cast<void*>(aligned);
-    madvise(storage, rounded, MADV_HUGEPAGE);  // advice only: ignored where unsupported
+    void* storage = map_aligned(rounded_to_huge_pages(bytes));
+    madvise(storage, rounded_to_huge_pages(bytes), MADV_HUGEPAGE);  // advice only: ignored where unsupported
     return static_cast<T*>(storage);
   }
+
+  // Storage for `grown` elements (more than n) that holds the n of `storage`, which it
+  // replaces; the elements from n on are left for the caller to write. Where both are
+  // mappings of their own, the pages of the old one move into the new one (mremap),
+  // resident as they are, instead of being copied into fresh pages that are slow on
+  // first touch: a table that doubles then touches only its new half for the first
+  // time. For trivially copyable elements only.
+  T* grow(T* storage, std::size_t n, std::size_t grown) {
+    static_assert(std::is_trivially_copyable_v<T>, "grow moves pages, not elements");
+    const std::size_t bytes = n * sizeof(T), grown_bytes = grown * sizeof(T);
+    if (from_standard_allocator(bytes)) {
+      T* fresh = allocate(grown);
+      if (n > 0) std::memcpy(static_cast<void*>(fresh), storage, bytes);
+      deallocate(storage, n);
+      return fresh;
+    }
+    const std::size_t mapped = bytes < kHugePage ? rounded_to_pages(bytes) : rounded_to_huge_pages(bytes);
+    if (grown_bytes < kHugePage) {
+      void* moved = mremap(storage, mapped, rounded_to_pages(grown_bytes), MREMAP_MAYMOVE);
+      if (moved == MAP_FAILED) throw std::bad_alloc();
+      // Populated as a new array of this size is (Linux 5.14; advice only).
+      madvise(static_cast<char*>(moved) + mapped, rounded_to_pages(grown_bytes) - mapped, kPopulateWrite);
+      return static_cast<T*>(moved);
+    }
+    // Onto a place aligned to 2 MB that the new size takes whole (mapped first, so that
+    // no other mapping can take it meanwhile: MREMAP_FIXED replaces it).
+    const std::size_t rounded = rounded_to_huge_pages(grown_bytes);
+    void* target = map_aligned(rounded);
+    void* moved = mremap(storage, mapped, rounded, MREMAP_MAYMOVE | MREMAP_FIXED, target);
+    if (moved == MAP_FAILED) {
+      munmap(target, rounded);
+      throw std::bad_alloc();
+    }
+    madvise(moved, rounded, MADV_HUGEPAGE);
+    return static_cast<T*>(moved);
+  }
+
   void deallocate(T* storage, std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (from_standard_allocator(bytes)) {
@@ -81,7 +113,7 @@ class LargeArrayAllocator {
     } else if (bytes < kHugePage) {
       munmap(storage, bytes);
     } else {
-      munmap(storage, (bytes + kHugePage - 1) & ~(kHugePage - 1));
+      munmap(storage, rounded_to_huge_pages(bytes));
     }
   }
 
@@ -94,6 +126,85 @@ class LargeArrayAllocator {
   static bool from_standard_allocator(std::size_t bytes) {
     return bytes < (kMidSize == MidSize::Populated ? kPopulated : kHugePage);
   }
+  static std::size_t rounded_to_pages(std::size_t bytes) { return (bytes + 4095) & ~std::size_t{4095}; }
+  static std::size_t rounded_to_huge_pages(std::size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
+  // A mapping of `rounded` bytes (a multiple of 2 MB) that starts on a 2 MB boundary.
+  static void* map_aligned(std::size_t rounded) {
+    void* mapped = mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    const auto start = reinterpret_cast<std::uintptr_t>(mapped);
+    const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+    if (aligned > start) munmap(mapped, aligned - start);
+    if (const std::uintptr_t tail = start + kHugePage - aligned; tail > 0) {
+      munmap(reinterpret_cast<void*>(aligned + rounded), tail);
+    }
+    return reinterpret_cast<void*>(aligned);
+  }
+#ifdef MADV_POPULATE_WRITE
+  static constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+  static constexpr int kPopulateWrite = 23;  // Linux 5.14's value, for older headers
+#endif
+};
+
+// An array of trivially copyable elements in LargeArrayAllocator's storage that can
+// double keeping its pages (LargeArrayAllocator::grow): the hash-cons table, which a
+// saturation doubles again and again (egraph/node_memo.h). Its size is its capacity.
+template <class T, MidSize kMidSize>
+class GrowableArray {
+ public:
+  GrowableArray() = default;
+  GrowableArray(const GrowableArray& other) { *this = other; }
+  GrowableArray(GrowableArray&& other) noexcept { swap(other); }
+  GrowableArray& operator=(const GrowableArray& other) {
+    if (this != &other) {
+      assign(other.size_, T{});
+      if (size_ > 0) std::memcpy(static_cast<void*>(data_), other.data_, size_ * sizeof(T));
+    }
+    return *this;
+  }
+  GrowableArray& operator=(GrowableArray&& other) noexcept {
+    GrowableArray(std::move(other)).swap(*this);
+    return *this;
+  }
+  ~GrowableArray() { release(); }
+  void swap(GrowableArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+
+  // Fresh storage of n elements, each `value`.
+  void assign(std::size_t n, const T& value) {
+    release();
+    if (n > 0) data_ = LargeArrayAllocator<T, kMidSize>().allocate(n);
+    size_ = n;
+    std::fill(data_, data_ + n, value);
+  }
+  // n elements (more than now), the first ones as they are, the others `value`.
+  void grow(std::size_t n, const T& value) {
+    data_ = LargeArrayAllocator<T, kMidSize>().grow(data_, size_, n);
+    std::fill(data_ + size_, data_ + n, value);
+    size_ = n;
+  }
+
+ private:
+  void release() {
+    if (data_ != nullptr) LargeArrayAllocator<T, kMidSize>().deallocate(data_, size_);
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 }  // namespace eqsat

@@ -253,11 +253,13 @@ class NodeMemo {
   void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
 
   void rehash(std::size_t capacity) {
-    std::vector<Slot, LargeArrayAllocator<Slot, MidSize::Populated>> old = std::move(slots_);
+    if (!slots_.empty() && capacity > slots_.size()) {
+      while (slots_.size() < capacity) double_in_place();
+      return;
+    }
+    Slots old = std::move(slots_);
     slots_.assign(capacity, Slot{});
-    mask_ = capacity - 1;
-    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
-    part_shift_ = capacity >= kParts ? static_cast<unsigned>(__builtin_ctzll(capacity / kParts)) : 0;
+    set_capacity(capacity);
     size_ = 0;
     for (const Slot& slot : old) {
       if (!slot.id.valid()) continue;
@@ -268,7 +270,65 @@ class NodeMemo {
     }
   }
 
-  std::vector<Slot, LargeArrayAllocator<Slot, MidSize::Populated>> slots_;  // see egraph/large_arrays.h
+  void set_capacity(std::size_t capacity) {
+    mask_ = capacity - 1;
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
+    part_shift_ = capacity >= kParts ? static_cast<unsigned>(__builtin_ctzll(capacity / kParts)) : 0;
+  }
+
+  // Doubles the table where it is (GrowableArray::grow: its pages move, and only the
+  // new half is touched for the first time), then moves each entry to its place under
+  // the new homes. A home is the top bits of a hash, so an entry's new home is twice
+  // its old one or one more. The entries go by runs of occupied slots, from the last
+  // run down: the entries of a run that starts at slot s have their old homes in the
+  // run (the slot before it is empty), so their new homes lie at 2s or above, and a
+  // probe from there meets only entries moved already or empty slots, never one of a
+  // run not yet moved (all below s). The run at the start of the table, which may hold
+  // entries that wrapped around from the end, and any entry whose probe would wrap,
+  // go in last, when no old entry is left.
+  void double_in_place() {
+    const std::size_t old_capacity = slots_.size();
+    slots_.grow(2 * old_capacity, Slot{});
+    set_capacity(2 * old_capacity);
+    std::vector<Slot>& last = regrow_last_;
+    std::vector<Slot>& run = regrow_run_;
+    last.clear();
+    std::size_t first_empty = 0;  // there is one: the table is at most seven eighths full
+    for (; slots_[first_empty].id.valid(); ++first_empty) {
+      last.push_back(slots_[first_empty]);
+      slots_[first_empty].id = ClassId();
+    }
+    std::size_t end = old_capacity;
+    for (;;) {
+      while (end > first_empty && !slots_[end - 1].id.valid()) --end;
+      if (end == first_empty) break;
+      std::size_t start = end - 1;
+      while (slots_[start - 1].id.valid()) --start;  // slot first_empty is empty
+      run.assign(slots_.begin() + start, slots_.begin() + end);
+      for (std::size_t i = start; i < end; ++i) slots_[i].id = ClassId();
+      for (const Slot& slot : run) {
+        std::size_t i = home(slot);
+        while (i < slots_.size() && slots_[i].id.valid()) ++i;
+        if (i == slots_.size()) {
+          last.push_back(slot);
+        } else {
+          slots_[i] = slot;
+        }
+      }
+      end = start;
+    }
+    for (const Slot& slot : last) {
+      std::size_t i = home(slot);
+      while (slots_[i].id.valid()) i = (i + 1) & mask_;
+      slots_[i] = slot;
+    }
+  }
+
+  using Slots = GrowableArray<Slot, MidSize::Populated>;  // see egraph/large_arrays.h
+  Slots slots_;
+  // The entries double_in_place takes out of the table for a moment (a run at a time,
+  // and those placed last): short lists, kept.
+  std::vector<Slot> regrow_run_, regrow_last_;
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;

@@ -1,0 +1,129 @@
+// The hash-cons table (egraph/node_memo.h) as it grows: it doubles in place (its
+// storage keeps its pages, egraph/large_arrays.h, and every entry moves to its new
+// home), from a table in malloc's heap through a mapping of its own to one in huge
+// pages, and after every doubling each node is found with its class and no other is.
+#include "egraph/node_memo.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "egraph/large_arrays.h"
+
+namespace eqsat {
+namespace {
+
+ENode node_of(Op op, uint32_t a, uint32_t b) {
+  ENode node;
+  node.op = op;
+  node.dtype = DType::Index;
+  node.children = {ClassId(a), ClassId(b)};
+  return node;
+}
+
+// `count` distinct nodes, in an order with no pattern to it.
+std::vector<ENode> distinct_nodes(uint32_t count) {
+  std::vector<ENode> nodes;
+  for (uint32_t i = 0; i < count; ++i) nodes.push_back(node_of(i % 3 == 0 ? Op::Mul : Op::Add, i, i * 7 + 1));
+  std::shuffle(nodes.begin(), nodes.end(), std::mt19937(2026));
+  return nodes;
+}
+
+// Whether the first `count` nodes are found, nodes[i] with class i, and the others
+// are not.
+::testing::AssertionResult holds_exactly(const NodeMemo& memo, const std::vector<ENode>& nodes, std::size_t count) {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const ClassId found = memo.find(nodes[i]);
+    const ClassId expected = i < count ? ClassId(static_cast<uint32_t>(i)) : ClassId();
+    if (found != expected) {
+      return ::testing::AssertionFailure() << "node " << i << " of " << count << " in a table of " << memo.slots()
+                                           << " slots: found " << found.value << ", expected " << expected.value;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(NodeMemo, EveryDoublingKeepsEachEntryAndAddsNone) {
+  // 200,000 entries: the table doubles from 64 slots to 524,288 (12 MB), through every
+  // kind of storage (under 64 KB, a populated mapping, huge pages from 2 MB).
+  const std::vector<ENode> nodes = distinct_nodes(200000);
+  NodeMemo memo;
+  std::size_t doublings = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::size_t before = memo.slots();
+    ASSERT_EQ(memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i))),
+              std::make_pair(ClassId(static_cast<uint32_t>(i)), true));
+    if (memo.slots() != before && before > 0) {
+      ++doublings;
+      EXPECT_EQ(memo.slots(), 2 * before);
+      std::vector<ENode> inserted(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      ASSERT_TRUE(holds_exactly(memo, inserted, i + 1));
+    }
+  }
+  EXPECT_EQ(doublings, 13u);
+  EXPECT_EQ(memo.size(), nodes.size());
+  ASSERT_TRUE(holds_exactly(memo, nodes, nodes.size()));
+  // Not in the table: nodes of another operation.
+  for (uint32_t i = 0; i < 1000; ++i) EXPECT_FALSE(memo.find(node_of(Op::Sub, i, i)).valid());
+}
+
+TEST(NodeMemo, ErasuresAfterDoublingsKeepTheOthersFound) {
+  const std::vector<ENode> nodes = distinct_nodes(50000);
+  NodeMemo memo;
+  for (std::size_t i = 0; i < nodes.size(); ++i) memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+  for (std::size_t i = 0; i < nodes.size(); i += 2) memo.erase(nodes[i]);
+  EXPECT_EQ(memo.size(), nodes.size() / 2);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    EXPECT_EQ(memo.find(nodes[i]), i % 2 ? ClassId(static_cast<uint32_t>(i)) : ClassId()) << "node " << i;
+  }
+}
+
+TEST(NodeMemo, ReservingForManyDoublesAsOftenAsItTakes) {
+  const std::vector<ENode> nodes = distinct_nodes(3000);
+  NodeMemo memo;
+  for (std::size_t i = 0; i < nodes.size(); ++i) memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+  EXPECT_EQ(memo.slots(), 4096u);
+  memo.reserve_more(100000);  // 4,096 -> 131,072 slots: five doublings at once
+  EXPECT_EQ(memo.slots(), 131072u);
+  EXPECT_TRUE(holds_exactly(memo, nodes, nodes.size()));
+}
+
+TEST(NodeMemo, ACopyHoldsTheSameEntries) {
+  const std::vector<ENode> nodes = distinct_nodes(20000);
+  NodeMemo memo;
+  for (std::size_t i = 0; i < nodes.size(); ++i) memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+  const NodeMemo copy = memo;
+  memo.erase(nodes[0]);
+  EXPECT_TRUE(holds_exactly(copy, nodes, nodes.size()));
+  EXPECT_FALSE(memo.find(nodes[0]).valid());
+}
+
+// GrowableArray keeps its elements through growths that cross its storage's kinds.
+template <MidSize kMidSize>
+void grows_keeping_its_elements() {
+  GrowableArray<uint64_t, kMidSize> array;
+  array.assign(100, 7);
+  for (std::size_t i = 0; i < array.size(); ++i) array[i] = i;
+  // 800 bytes -> 64 KB -> 1 MB -> 4 MB -> 16 MB.
+  for (std::size_t size :
+       {std::size_t{8} << 10, std::size_t{128} << 10, std::size_t{512} << 10, std::size_t{2} << 20}) {
+    const std::size_t before = array.size();
+    array.grow(size, 9);
+    ASSERT_EQ(array.size(), size);
+    for (std::size_t i = 0; i < before; ++i) ASSERT_EQ(array[i], i) << "element " << i << " after growing to " << size;
+    for (std::size_t i = before; i < size; ++i) ASSERT_EQ(array[i], 9u) << "new element " << i;
+    for (std::size_t i = before; i < size; ++i) array[i] = i;
+  }
+}
+
+TEST(GrowableArray, GrowsKeepingItsElementsThroughEveryKindOfStorage) {
+  grows_keeping_its_elements<MidSize::Populated>();
+  grows_keeping_its_elements<MidSize::Standard>();
+}
+
+}  // namespace
+}  // namespace eqsat
