@@ -81,10 +81,12 @@ void advise_heap_growth(std::size_t egraph_nodes);
 
 // For the lifetime of a HeapAhead, the heap grows `bytes` at a time, and it grows and
 // is populated now: for a caller about to allocate about that much (the command line
-// loading its rules). Size it at or under what the caller takes: what it leaves
-// populated and unused stays resident. Does nothing unless the heap waits for a large
-// e-graph (HugeHeap::kForLargeEGraphs, not yet on). On one thread, before others
-// allocate.
+// loading its rules). For 2 MB or more it grows by 2 MB more, and the 2 MB regions
+// inside the load's part take huge pages (one fault each instead of 512; the heap's
+// later growth keeps 4 KB pages). Size it at or under what the caller takes: what it
+// leaves populated and unused stays resident (at most one 2 MB page, partly). Does
+// nothing unless the heap waits for a large e-graph (HugeHeap::kForLargeEGraphs, not
+// yet on). On one thread, before others allocate.
 class HeapAhead {
  public:
   explicit HeapAhead(std::size_t bytes);

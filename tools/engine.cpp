@@ -105,8 +105,9 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   // own when rule files replace or extend it.
   const bool own_rules = !flags.rule_files.empty() || !flags.extra_rule_files.empty();
   // The heap their loading takes, populated ahead (egraph/heap_pages.h): the built-in
-  // catalogue with its lock and index grows it by 2.2 MB, the lock alone (--rules) by
-  // 0.4 MB; a little under, so that nothing is left populated and unused.
+  // catalogue with its lock and index grows it by 2.2 MB (a load of 2 MB or more also
+  // takes a huge page), the lock alone (--rules) by 0.4 MB; a little under, so that
+  // little is left populated and unused.
   const HeapAhead heap_ahead(flags.rule_files.empty() ? std::size_t{2} << 20 : std::size_t{384} << 10);
   RuleSet own;
   if (!flags.rule_files.empty()) {

@@ -4,7 +4,8 @@
 // advice waits for the runner to look with an e-graph of kLargeEGraphNodes e-nodes.
 //
 // While the advice waits for a large e-graph, what the heap grows into is populated
-// ahead instead: by the runner's looks, and by a HeapAhead around a load.
+// ahead instead: by the runner's looks, and by a HeapAhead around a load (whose 2 MB
+// regions, for a load that large, take huge pages).
 //
 // The advice, once on, stays on for the rest of the process: each scenario runs in a
 // child process of its own (EXPECT_EXIT), which exits 0 when everything it checks
@@ -125,17 +126,25 @@ long faults_writing(const std::vector<void*>& blocks) {
 
 std::string populates_growth_while_waiting() {
   if (!use_huge_pages_for_heap(HugeHeap::kForLargeEGraphs)) return "use_huge_pages_for_heap refused";
-  // A load of 4 MB ahead: the heap grows by that much at once, all of it populated, and
-  // the blocks the load takes from it fault nothing in.
+  // A load of 4 MB ahead: the heap grows by that much at once and 2 MB more (so that a
+  // 2 MB region lies whole inside the load's part), the load's part populated, and the
+  // blocks the load takes from it fault nothing in.
   std::vector<void*> loaded;
   {
     const std::uintptr_t before = heap_end();
     const HeapAhead ahead(std::size_t{4} << 20);
     const std::uintptr_t grown = heap_end();
-    // (By 4 MB less what the top of the heap held free already: under 512 KB.)
-    if (grown - before < (std::uintptr_t{7} << 19)) return "HeapAhead did not grow the heap by 4 MB";
-    const std::size_t pages = (grown - before) / 4096;
-    if (resident_pages(before, grown) + 2 < pages) return "HeapAhead did not populate the heap's growth";
+    // (By 6 MB less what the top of the heap held free already: under 512 KB.)
+    if (grown - before < (std::uintptr_t{11} << 19)) return "HeapAhead did not grow the heap by 6 MB";
+    const std::uintptr_t load_end = before + (std::uintptr_t{4} << 20);
+    if (resident_pages(before, load_end) + 2 < (load_end - before) / 4096) {
+      return "HeapAhead did not populate the load's part of the heap's growth";
+    }
+    // A load of 2 MB or more: a 2 MB region inside it takes huge pages.
+    const std::uintptr_t region = (before + (std::uintptr_t{2} << 20) - 1) & ~((std::uintptr_t{2} << 20) - 1);
+    if (flags_of_mapping_at(region).find(" hg ") == std::string::npos) {
+      return "no 2 MB region of a 4 MB HeapAhead is marked: " + flags_of_mapping_at(region);
+    }
     while (loaded.size() < 48) loaded.push_back(std::malloc(64 << 10));  // 3 MB of the 4
     if (heap_end() != grown) return "the heap grew again inside what HeapAhead took";
     // Unpopulated, the 768 pages would fault 768 times; the first blocks may come from
@@ -144,17 +153,22 @@ std::string populates_growth_while_waiting() {
       return "writing 3 MB loaded inside HeapAhead faulted " + std::to_string(faults) + " pages";
     }
   }
-  // The runner's look populates what the heap grew since the last one.
+  // The runner's look populates what the heap grew since the last one. (Not the room
+  // the HeapAhead left at the top of the heap past its load, up to 2 MB: that is taken
+  // first, unwritten.)
+  const std::vector<void*> room = blocks_growing_the_heap_by(1);
   const std::uintptr_t before = heap_end();
   const std::vector<void*> blocks = blocks_growing_the_heap_by(std::uintptr_t{2} << 20);
   const std::uintptr_t grown = heap_end();
   if (grown <= before) return "the heap did not grow";
   advise_heap_growth(1);
   if (heap_uses_huge_pages()) return "marked for an e-graph of one e-node";
+  if (top_of_heap_is_marked()) return "the heap's growth after a HeapAhead is marked";
   if (resident_pages(before, grown) + 2 < (grown - before) / 4096) return "the runner's look did not populate";
   const long faults = faults_writing(blocks);
   for (void* block : blocks) std::free(block);
   for (void* block : loaded) std::free(block);
+  for (void* block : room) std::free(block);
   if (faults > 48)
     return "writing what the heap grew by faulted " + std::to_string(faults) + " pages after the runner's look";
   return "";
