@@ -11,17 +11,12 @@
 #include <vector>
 
 #include "egraph/egraph.h"
+#include "tests/egraph/build_exprs.h"
 
 namespace eqsat {
 namespace {
 
-ENode binary(Op op, ClassId a, ClassId b) {
-  ENode node;
-  node.op = op;
-  node.dtype = DType::Index;
-  node.children = {a, b};
-  return node;
-}
+using ::eqsat::testing::binary_node;
 
 // A random e-graph of about 40,000 sums, differences and products over a few variables
 // (two of them bounded, so that some nodes know an interval) and two constants, and a
@@ -44,7 +39,7 @@ struct GraphAndBatch {
     const ClassId three = egraph.add_constant(Value::integer(DType::Index, 3));
     ids.push_back(two);
     ids.push_back(three);
-    auto random_node = [&] { return binary(ops[rng() % 3], ids[rng() % ids.size()], ids[rng() % ids.size()]); };
+    auto random_node = [&] { return binary_node(ops[rng() % 3], ids[rng() % ids.size()], ids[rng() % ids.size()]); };
     while (egraph.num_nodes() < 40000) ids.push_back(egraph.add(random_node()));
     egraph.rebuild();
     while (nodes.size() < 30000) {
@@ -55,7 +50,7 @@ struct GraphAndBatch {
           targets.push_back(target);
           break;
         case 1:  // a constant sum (2 + 3 is 5)
-          nodes.push_back(binary(Op::Add, two, three));
+          nodes.push_back(binary_node(Op::Add, two, three));
           targets.push_back(target);
           break;
         case 2:  // a new node twice: to another class, then to the same one
@@ -118,7 +113,7 @@ TEST(AddBatch, LeavesTheClassesAndNodesThatAddToOneByOneLeaves) {
   const ClassId five = *batch.egraph.lookup_constant(Value::integer(DType::Index, 5));
   EXPECT_EQ(batch.egraph.data(five).constant, Value::integer(DType::Index, 5));
   // So did it the bounded variables' intervals: a + b is within [-4, 19].
-  const ClassId sum = *batch.egraph.lookup(binary(Op::Add, batch.ids[0], batch.ids[1]));
+  const ClassId sum = *batch.egraph.lookup(binary_node(Op::Add, batch.ids[0], batch.ids[1]));
   EXPECT_TRUE(batch.egraph.data(sum).interval.within(Interval::range(-4, 19)));
 }
 
@@ -127,10 +122,10 @@ TEST(AddBatch, SaysWhichEntriesMadeAChange) {
   EGraph& egraph = graph.egraph;
   const ClassId a = graph.ids[0], b = graph.ids[1], c = graph.ids[2];
   // A node no class holds: made up of a class made for it.
-  const ClassId fresh = egraph.add(binary(Op::Mul, egraph.add_var("g", DType::Index), a));
+  const ClassId fresh = egraph.add(binary_node(Op::Mul, egraph.add_var("g", DType::Index), a));
   egraph.rebuild();
   const ENode fresh_node = egraph.eclass(fresh).nodes.front();
-  const ENode missing = binary(Op::Sub, fresh, fresh);
+  const ENode missing = binary_node(Op::Sub, fresh, fresh);
   ASSERT_FALSE(egraph.lookup(missing).has_value());
   const ClassId held_by_a = egraph.find(a);
   const std::vector<ClassId> targets = {

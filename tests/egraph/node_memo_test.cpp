@@ -13,17 +13,12 @@
 #include <vector>
 
 #include "egraph/large_arrays.h"
+#include "tests/egraph/build_exprs.h"
 
 namespace eqsat {
 namespace {
 
-ENode node_of(Op op, uint32_t a, uint32_t b) {
-  ENode node;
-  node.op = op;
-  node.dtype = DType::Index;
-  node.children = {ClassId(a), ClassId(b)};
-  return node;
-}
+ENode node_of(Op op, uint32_t a, uint32_t b) { return testing::binary_node(op, ClassId(a), ClassId(b)); }
 
 // `count` distinct nodes, in an order with no pattern to it.
 std::vector<ENode> distinct_nodes(uint32_t count) {

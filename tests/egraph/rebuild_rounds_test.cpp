@@ -14,17 +14,12 @@
 
 #include "egraph/egraph.h"
 #include "egraph/node_memo.h"
+#include "tests/egraph/build_exprs.h"
 
 namespace eqsat {
 namespace {
 
-ENode sum_of(uint32_t a, uint32_t b) {
-  ENode node;
-  node.op = Op::Add;
-  node.dtype = DType::Index;
-  node.children = {ClassId(a), ClassId(b)};
-  return node;
-}
+ENode sum_of(uint32_t a, uint32_t b) { return testing::binary_node(Op::Add, ClassId(a), ClassId(b)); }
 
 // A table with parts: 65,536 slots, parts of 1,024.
 NodeMemo memo_with_parts() {
