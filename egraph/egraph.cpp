@@ -573,8 +573,10 @@ void EGraph::rebuild(unsigned threads) {
   }
   repair_classes(threads);
   // The work lists of a large rebuild are not kept for the next one: a run's peak
-  // memory is reached in its apply phases, and they would add to it.
-  release_if_large(pending_);
+  // memory is reached in its apply phases, and they would add to it. Except the pending
+  // list, which the next apply's merges fill again: grown anew every iteration through
+  // mappings of its own, fresh pages each time, it cost `sum 10` 4.6% of its time (0.954x
+  // kept, 7 pairs) for no memory there (`pos 3`: 20-40 bytes per e-node more).
   release_if_large(analysis_pending_);
   release_if_large(maybe_stale_);
   release_if_large(dirty_);
