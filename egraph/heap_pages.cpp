@@ -8,6 +8,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "egraph/large_arrays.h"
+
 // Not under AddressSanitizer, whose allocator is not glibc's heap.
 #if defined(__linux__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 #include <malloc.h>
@@ -23,11 +25,6 @@ namespace {
 
 constexpr std::uintptr_t kPage = 4096;
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-#ifdef MADV_POPULATE_WRITE
-constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-constexpr int kPopulateWrite = 23;  // Linux 5.14's value, for older headers
-#endif
 // glibc's M_TOP_PAD when nothing set it (mallopt(3)).
 constexpr int kDefaultTopPad = 128 << 10;
 // How far the heap grows past what a request needs (M_TOP_PAD): large, so that it
@@ -73,6 +70,14 @@ void mark(std::uintptr_t from, std::uintptr_t to) {
   if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
 }
 
+// Populates the whole pages of [from, to) (Linux 5.14 and later: elsewhere the call
+// fails and pages fault in as before). Never writes: a page in use is left as it is.
+void populate(std::uintptr_t from, std::uintptr_t to) {
+  from = (from + kPage - 1) & ~(kPage - 1);
+  to &= ~(kPage - 1);
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, kMadvisePopulateWrite);
+}
+
 // Grows the heap by M_TOP_PAD now: blocks the top of the heap cannot hold make it
 // grow. (Below the 128 KB from which glibc maps blocks on their own. On a thread with
 // an arena of its own the blocks come from there and the heap does not grow.)
@@ -101,7 +106,6 @@ void start_marking(int step) {
 // Populates what the heap grew since the last call (4 KB pages, while kForLargeEGraphs
 // waits): a page populated ahead costs 0.85 + 5.4 microseconds where its first write
 // would fault it in for 12 (docs/performance.md, "Heap growth populated ahead").
-// Populating never writes: a page in use by another thread is left as it is.
 void populate_growth() {
   const std::uintptr_t end = heap_end();
   std::uintptr_t from = populated_end.load(std::memory_order_relaxed);
@@ -109,10 +113,7 @@ void populate_growth() {
   do {
     if (end == from) return;
   } while (!populated_end.compare_exchange_weak(from, end, std::memory_order_relaxed));
-  if (end < from) return;  // the heap gave memory back: its next growth is populated from `end`
-  const std::uintptr_t first = (from + kPage - 1) & ~(kPage - 1), last = end & ~(kPage - 1);
-  // Linux 5.14 and later: elsewhere the call fails and pages fault in as before.
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite);
+  if (end > from) populate(from, end);  // (else the heap gave memory back: its next growth is populated from `end`)
 }
 
 }  // namespace
@@ -136,9 +137,10 @@ bool heap_uses_huge_pages() { return advice_on.load(std::memory_order_relaxed); 
 
 void advise_heap_growth(std::size_t egraph_nodes) {
   if (!advice_on.load(std::memory_order_relaxed)) {
-    if (waiting_for_large.load(std::memory_order_acquire) && egraph_nodes >= kLargeEGraphNodes) {
+    if (!waiting_for_large.load(std::memory_order_acquire)) return;
+    if (egraph_nodes >= kLargeEGraphNodes) {
       std::call_once(started, start_marking, kLargeEGraphHeapStep);
-    } else if (waiting_for_large.load(std::memory_order_relaxed)) {
+    } else {
       populate_growth();
     }
     return;
@@ -176,9 +178,7 @@ HeapAhead::HeapAhead(std::size_t bytes) {
   const std::uintptr_t end = heap_end();
   const std::uintptr_t huge_from = (from + kHugePage - 1) & ~(kHugePage - 1), huge_to = end & ~(kHugePage - 1);
   if (huge_to > huge_from) madvise(reinterpret_cast<void*>(huge_from), huge_to - huge_from, MADV_HUGEPAGE);
-  const std::uintptr_t first = (from + kPage - 1) & ~(kPage - 1);
-  const std::uintptr_t last = std::min(end, from + bytes) & ~(kPage - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite);
+  populate(from, std::min(end, from + bytes));
   populated_end.store(end);
 }
 

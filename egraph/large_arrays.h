@@ -38,6 +38,14 @@
 
 namespace eqsat {
 
+// madvise's MADV_POPULATE_WRITE (Linux 5.14): back a range's pages now, writable,
+// without writing them. Also used by egraph/heap_pages.cpp.
+#ifdef MADV_POPULATE_WRITE
+inline constexpr int kMadvisePopulateWrite = MADV_POPULATE_WRITE;
+#else
+inline constexpr int kMadvisePopulateWrite = 23;  // Linux 5.14's value, for older headers
+#endif
+
 // How LargeArrayAllocator takes an array of 64 KB to 2 MB (see above).
 enum class MidSize { Standard, Populated };
 
@@ -90,7 +98,7 @@ class LargeArrayAllocator {
       void* moved = mremap(storage, mapped, rounded_to_pages(grown_bytes), MREMAP_MAYMOVE);
       if (moved == MAP_FAILED) throw std::bad_alloc();
       // Populated as a new array of this size is (Linux 5.14; advice only).
-      madvise(static_cast<char*>(moved) + mapped, rounded_to_pages(grown_bytes) - mapped, kPopulateWrite);
+      madvise(static_cast<char*>(moved) + mapped, rounded_to_pages(grown_bytes) - mapped, kMadvisePopulateWrite);
       return static_cast<T*>(moved);
     }
     // Onto a place aligned to 2 MB that the new size takes whole (mapped first, so that
@@ -140,11 +148,6 @@ class LargeArrayAllocator {
     }
     return reinterpret_cast<void*>(aligned);
   }
-#ifdef MADV_POPULATE_WRITE
-  static constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-  static constexpr int kPopulateWrite = 23;  // Linux 5.14's value, for older headers
-#endif
 };
 
 // An array of trivially copyable elements in LargeArrayAllocator's storage that can
