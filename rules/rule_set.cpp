@@ -1,14 +1,13 @@
-// RuleSet and the built-in catalogue.
+// RuleSet, and the built-in catalogue parsed from its embedded text (builtin_rules_unverified;
+// builtin_rules, which runs, reads the compiled catalogue: rules/builtin_rules.cpp).
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "rules/embedded_files.h"
 #include "rules/rule.h"
-#include "rules/rule_lock.h"
 
 namespace eqsat {
 
@@ -73,23 +72,6 @@ RuleSet load_builtin_rules() {
 const RuleSet& builtin_rules_unverified() {
   static const RuleSet set = load_builtin_rules();
   return set;
-}
-
-const RuleSet& builtin_rules() {
-  // The catalogue itself, once the lock is found to prove all of it (no copy: it is
-  // about two thousand rewrites, and copying them was a tenth of the start-up).
-  static const RuleSet& proved = []() -> const RuleSet& {
-    const RuleSet& catalogue = builtin_rules_unverified();
-    if (std::optional<Error> unproved = unproved_error(catalogue, builtin_rule_lock())) {
-      std::fprintf(stderr,
-                   "eqsat: the built-in rule catalogue has rules that rules/rules.lock does not "
-                   "prove (run `eqsat verify-rules --write-lock` after changing a rule):\n%s\n",
-                   unproved->message.c_str());
-      std::abort();
-    }
-    return catalogue;
-  }();
-  return proved;
 }
 
 }  // namespace eqsat
