@@ -56,7 +56,9 @@ std::string RunReport::to_json() const {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
         << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied << ", \"merges\": " << it.merges
-        << ", \"banned\": " << it.banned << '}';
+        << ", \"banned\": " << it.banned << ", \"search_seconds\": " << it.search_seconds
+        << ", \"filter_seconds\": " << it.filter_seconds << ", \"apply_seconds\": " << it.apply_seconds
+        << ", \"rebuild_seconds\": " << it.rebuild_seconds << '}';
   }
   out << "]}";
   return out.str();
@@ -910,8 +912,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       const auto search_ns = static_cast<double>(times.search_ns.load());
       const auto filter_ns = static_cast<double>(times.filter_ns.load());
       const double filter_share = filter_ns > 0 ? filter_ns / (search_ns + filter_ns) : 0.0;
-      report.search_seconds += pass * (1 - filter_share);
-      report.filter_seconds += pass * filter_share;
+      stats.search_seconds = pass * (1 - filter_share);
+      stats.filter_seconds = pass * filter_share;
+      report.search_seconds += stats.search_seconds;
+      report.filter_seconds += stats.filter_seconds;
     }
 
     // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
@@ -1139,7 +1143,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }
-    report.apply_seconds += seconds_since(phase);
+    stats.apply_seconds = seconds_since(phase);
+    report.apply_seconds += stats.apply_seconds;
     // (The lists the apply did not reach: those of a banned rule, or after a limit.)
     for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 
@@ -1150,7 +1155,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     } else {
       egraph.rebuild();
     }
-    report.rebuild_seconds += seconds_since(phase);
+    stats.rebuild_seconds = seconds_since(phase);
+    report.rebuild_seconds += stats.rebuild_seconds;
     report.per_iteration.push_back(stats);
     if (cut) {
       report.stop_reason = *cut;

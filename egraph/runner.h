@@ -60,6 +60,12 @@ struct IterationStats {
   // drop_present) and count for nothing; an iteration with no merge changed nothing.
   std::size_t merges = 0;
   std::size_t banned = 0;  // rules not applied this iteration (backoff)
+  // Where this iteration's time went, as the run's totals (RunReport) split it: they
+  // are these summed.
+  double search_seconds = 0.0;
+  double filter_seconds = 0.0;
+  double apply_seconds = 0.0;
+  double rebuild_seconds = 0.0;
 };
 
 struct RunReport {
