@@ -124,9 +124,14 @@ int run_batch(const BatchFlags& flags) {
   if (threads == 1) {
     while (std::getline(in, line)) {
       ++line_number;
-      // Flushed per line, so that a pipeline sees each result as soon as it is ready.
-      out << run_batch_line(line, line_number, *simplifier, flags.case_options, &tally) << '\n' << std::flush;
+      out << run_batch_line(line, line_number, *simplifier, flags.case_options, &tally) << '\n';
+      // Flushed whenever no more input is waiting, before a read that may block: whoever
+      // feeds a pipe a line at a time sees each result as soon as it is ready, and the
+      // lines of a file are written a buffer at a time (a write per line was 5% of a
+      // one-thread run over the external corpora into a file).
+      if (in.rdbuf()->in_avail() <= 0) out << std::flush;
     }
+    out << std::flush;
   } else {
     line_number = run_pipeline(in, threads, *simplifier, flags.case_options, out, tally);
   }

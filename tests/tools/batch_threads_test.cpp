@@ -114,22 +114,35 @@ TEST(BatchThreads, ASlowCaseKeepsItsPlaceInTheOutput) {
 
 TEST(BatchThreads, APipeSeesEachResultBeforeTheNextLineIsSent) {
   // A program that feeds eqsat a line at a time and waits for each answer (a compiler
-  // keeping one batch process open) must get it: the parallel batch does not hold
-  // results back until more input (or the end of it) comes. The feeder waits up to 20 s
-  // for the first result, then sends the second line anyway; the test fails if it had to.
-  TempDir dir;
-  const std::string out = dir.path("out");
-  const std::string waited = dir.path("waited");
-  const std::string command = "{ echo '{\"id\": \"a\", \"input\": \"x + 0\"}'; i=0; while [ ! -s " + shell_quote(out) +
-                              " ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; echo $i > " +
-                              shell_quote(waited) + "; echo '{\"id\": \"b\", \"input\": \"y * 1\"}'; } | " +
-                              shell_quote(EQSAT_BINARY) + " batch - --threads 2 > " + shell_quote(out);
-  ASSERT_EQ(std::system(command.c_str()), 0);
-  EXPECT_LT(std::stoi(dir.read("waited")), 400) << "the first result came only after the second line";
-  const std::vector<Json> lines = json_lines(dir.read("out"));
-  ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0]["output"], "x");
-  EXPECT_EQ(lines[1]["output"], "y");
+  // keeping one batch process open) must get it: neither the one-thread loop nor the
+  // parallel batch holds results back until more input (or the end of it) comes. The
+  // feeder waits up to 20 s for the first result, then sends the second line anyway;
+  // the test fails if it had to. Through stdin and stdout (where reading stdin flushes
+  // stdout anyway), and through a named pipe and `-o FILE` (where only eqsat's own
+  // flushing does).
+  for (const bool named : {false, true}) {
+    for (const char* threads : {"1", "2"}) {
+      const std::string what = std::string(named ? "a named pipe" : "stdin") + " on " + threads + " thread(s)";
+      TempDir dir;
+      const std::string out = dir.path("out");
+      const std::string fifo = dir.path("in");
+      const std::string feeder = "{ echo '{\"id\": \"a\", \"input\": \"x + 0\"}'; i=0; while [ ! -s " +
+                                 shell_quote(out) +
+                                 " ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; echo $i > " +
+                                 shell_quote(dir.path("waited")) + "; echo '{\"id\": \"b\", \"input\": \"y * 1\"}'; }";
+      const std::string eqsat = shell_quote(EQSAT_BINARY) + " batch --threads " + threads;
+      const std::string command = named ? "mkfifo " + shell_quote(fifo) + " && { " + feeder + " > " +
+                                              shell_quote(fifo) + " & " + eqsat + " " + shell_quote(fifo) + " -o " +
+                                              shell_quote(out) + "; status=$?; wait; exit $status; }"
+                                        : feeder + " | " + eqsat + " - > " + shell_quote(out);
+      ASSERT_EQ(std::system(command.c_str()), 0) << what;
+      EXPECT_LT(std::stoi(dir.read("waited")), 400) << "the first result came only after the second line, " << what;
+      const std::vector<Json> lines = json_lines(dir.read("out"));
+      ASSERT_EQ(lines.size(), 2u) << what;
+      EXPECT_EQ(lines[0]["output"], "x");
+      EXPECT_EQ(lines[1]["output"], "y");
+    }
+  }
 }
 
 TEST(BatchThreads, VerifyMessagesComeInLineOrder) {
