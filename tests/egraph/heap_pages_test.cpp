@@ -227,18 +227,27 @@ std::string asked_now_after_waiting_marks_now() {
   return "";
 }
 
-TEST(HeapPages, WhileWaitingForALargeEGraphTheHeapsGrowthIsPopulatedAhead) {
+// Each scenario's child is a fresh run of this test binary ("threadsafe" death tests),
+// not a fork: a fork inherits the heap that the tests run before it in the same
+// process left (free space at its top, which a HeapAhead then need not grow into), and
+// the scenarios are about how a heap grows.
+class HeapPages : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(HeapPages, WhileWaitingForALargeEGraphTheHeapsGrowthIsPopulatedAhead) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
   EXPECT_EXIT(end_scenario(populates_growth_while_waiting()), ::testing::ExitedWithCode(0), "");
 }
 
-TEST(HeapPages, NotAskedForNothingIsPopulatedAhead) {
+TEST_F(HeapPages, NotAskedForNothingIsPopulatedAhead) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "HeapAhead does nothing in this build or kernel";
   EXPECT_EXIT(end_scenario(populates_nothing_unasked()), ::testing::ExitedWithCode(0), "");
 }
 
-TEST(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
+TEST_F(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
   if (heap_can_take_huge_pages()) GTEST_SKIP() << "this build and kernel take the advice";
   EXPECT_FALSE(use_huge_pages_for_heap(HugeHeap::kForLargeEGraphs));
   EXPECT_FALSE(use_huge_pages_for_heap(HugeHeap::kFromNow));
@@ -246,17 +255,17 @@ TEST(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
   EXPECT_FALSE(heap_uses_huge_pages());
 }
 
-TEST(HeapPages, AskedForNowMarksTheHeapAndItsGrowth) {
+TEST_F(HeapPages, AskedForNowMarksTheHeapAndItsGrowth) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(marks_now()), ::testing::ExitedWithCode(0), "");
 }
 
-TEST(HeapPages, AskedForLargeEGraphsWaitsForTheRunnerToSeeOne) {
+TEST_F(HeapPages, AskedForLargeEGraphsWaitsForTheRunnerToSeeOne) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(waits_for_a_large_egraph()), ::testing::ExitedWithCode(0), "");
 }
 
-TEST(HeapPages, AskedForNowAfterLargeEGraphsMarksAtOnce) {
+TEST_F(HeapPages, AskedForNowAfterLargeEGraphsMarksAtOnce) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   EXPECT_EXIT(end_scenario(asked_now_after_waiting_marks_now()), ::testing::ExitedWithCode(0), "");
 }
