@@ -25,8 +25,9 @@ const RuleSet& builtin_rules() {
     if (std::optional<RuleSet> compiled = read_catalogue_image(compiled_catalogue_image())) {
       return *new RuleSet(std::move(*compiled));
     }
-    // No image: the lock did not prove the catalogue when it was built. Parse it and
-    // check it here, to name the rules that are not proved. (The catalogue itself,
+    // No image: the lock did not prove the catalogue when it was built (an image this
+    // program cannot read would be a bug, which CatalogueImage.* rules out). Parse it
+    // and check it here, to name the rules that are not proved. (The catalogue itself,
     // not a copy: it is about two thousand rewrites.)
     const RuleSet& catalogue = builtin_rules_unverified();
     if (std::optional<Error> unproved = unproved_error(catalogue, builtin_rule_lock())) {
