@@ -177,7 +177,7 @@ HeapAhead::HeapAhead(std::size_t bytes) {
   grow_heap_by_top_pad();
   const std::uintptr_t end = heap_end();
   const std::uintptr_t huge_from = (from + kHugePage - 1) & ~(kHugePage - 1), huge_to = end & ~(kHugePage - 1);
-  if (huge_to > huge_from) madvise(reinterpret_cast<void*>(huge_from), huge_to - huge_from, MADV_HUGEPAGE);
+  mark(huge_from, huge_to);
   populate(from, std::min(end, from + bytes));
   populated_end.store(end);
 }

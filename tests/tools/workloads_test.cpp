@@ -291,6 +291,9 @@ TEST(Workloads, IterationLimitStopsPos4) {
   EXPECT_EQ(report.per_iteration[0].nodes, 15u);  // 8 variables, 4 sums, 3 products
 }
 
+// The times of each iteration in a --report, by phase.
+constexpr const char* kPhaseTimes[] = {"search_seconds", "filter_seconds", "apply_seconds", "rebuild_seconds"};
+
 TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
   ToolRun run = run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--scheduler", "simple", "--node-limit",
                            "500000", "--iter-limit", "30", "--report", "--workload", "pos 3",
@@ -316,7 +319,7 @@ TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
   EXPECT_EQ(report["per_iteration"][1]["matches"], 27);
   // Each iteration's time by phase, as egg reports it: the run's totals are their sums
   // (up to the printing's rounding).
-  for (const char* phase : {"search_seconds", "filter_seconds", "apply_seconds", "rebuild_seconds"}) {
+  for (const char* phase : kPhaseTimes) {
     double sum = 0;
     for (const Json& iteration : report["per_iteration"]) {
       ASSERT_TRUE(iteration[phase].is_number()) << phase;
@@ -342,7 +345,7 @@ TEST(SaturateCommand, BuiltinCommutativityMakesFewerNodes) {
 Json iteration_counts(const Json& report) {
   Json counts = report["per_iteration"];
   for (Json& iteration : counts) {
-    for (const char* phase : {"search_seconds", "filter_seconds", "apply_seconds", "rebuild_seconds"}) {
+    for (const char* phase : kPhaseTimes) {
       iteration.erase(phase);
     }
   }
