@@ -250,7 +250,15 @@ void EGraph::add_all(std::span<const ENode> nodes, std::vector<ClassId>& classes
     // id), so that a later equal node finds which entry it equals.
     lists.roots.resize(n);
     for (std::size_t i = 0; i < n; ++i) lists.roots[i] = ClassId(kPlaceholder | static_cast<uint32_t>(i));
+    const std::size_t slots = memo_.slots();
     insert_batch(lists.roots, threads);
+    // An insertion made alone (a table without parts, or one a part refused) may have
+    // doubled the table: phase 4 looks the nodes up from their homes in it.
+    if (memo_.slots() != slots) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (lists.homes[i] != PartOrder::kNoHome) lists.homes[i] = static_cast<uint32_t>(memo_.home_of(lists.forms[i]));
+      }
+    }
     const std::span<ClassId> batch_classes(classes.data() + first, n);
     // 3. Serially, in the batch's order: a class for each node inserted (so ids are
     // given in that order), the class found for the others.

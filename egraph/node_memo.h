@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -119,12 +120,18 @@ class NodeMemo {
     }
   }
   // Sets the class of `node`, which the table holds, looking it up from `home` in its
-  // part: false if refused (then `assign` does it).
+  // part: false if refused (then `assign` does it). Like every lookup it ends at an
+  // empty slot: such a slot may still hold the key of a node that a doubling or a
+  // backward shift moved away (only its class is cleared), and the node is met before
+  // any empty slot only from its own home. (From a home the table's doubling made
+  // stale, a walk that went on revived a moved node's old slot: AddBatch tests.)
   bool assign_in_part(std::size_t home, const ENode& node, ClassId id) {
     const std::size_t stop = part_stop(home);
     for (std::size_t i = home; i != stop; i = (i + 1) & mask_) {
-      if (slots_[i].holds(node)) {
-        slots_[i].id = id;
+      Slot& slot = slots_[i];
+      if (!slot.id.valid()) return false;
+      if (slot.holds(node)) {
+        slot.id = id;
         return true;
       }
     }
@@ -133,8 +140,13 @@ class NodeMemo {
   // Sets the class of `node`, which the table holds.
   void assign(const ENode& node, ClassId id) {
     for (std::size_t i = home(node);; i = (i + 1) & mask_) {
-      if (slots_[i].holds(node)) {
-        slots_[i].id = id;
+      Slot& slot = slots_[i];
+      if (!slot.id.valid()) {
+        assert(false && "assign: the table does not hold the node");
+        return;
+      }
+      if (slot.holds(node)) {
+        slot.id = id;
         return;
       }
     }

@@ -203,5 +203,44 @@ TEST(AddBatch, AddAllGivesTheSameEGraphOnAnyNumberOfThreads) {
   expect_same_egraph(one.egraph, two.egraph);
 }
 
+// A batch that the hash-cons takes while too small for parts, and that fills it past
+// three quarters: an insertion in the middle of the batch doubles the table, which is
+// then large enough for parts. The nodes' classes are still recorded at the slots
+// where the nodes now are. (The homes computed before the doubling had pointed the
+// recording at slots that nodes had moved out of, whose keys a doubling leaves behind:
+// it revived such a slot and left the node's own slot with its placeholder, and the
+// lookups that found it crashed.)
+TEST(AddBatch, AddAllRecordsItsClassesWhenTheTableDoublesDuringTheBatch) {
+  auto build = [](EGraph& egraph, std::vector<ENode>& batch) {
+    std::mt19937 rng(21);
+    std::vector<ClassId> ids;
+    for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"}) ids.push_back(egraph.add_var(name, DType::Index));
+    auto random_node = [&] {
+      return binary_node(rng() % 2 ? Op::Add : Op::Mul, ids[rng() % ids.size()], ids[rng() % ids.size()]);
+    };
+    // 23,000 e-nodes: a table of 32,768 slots, just under three quarters full.
+    while (egraph.num_nodes() < 23000) ids.push_back(egraph.add(random_node()));
+    egraph.rebuild();
+    while (batch.size() < 4000) batch.push_back(random_node());
+  };
+  EGraph egraph, one_by_one;
+  std::vector<ENode> batch, same_batch;
+  build(egraph, batch);
+  build(one_by_one, same_batch);
+  ASSERT_EQ(egraph.probe_slots(), std::size_t{32768});
+  ASSERT_FALSE(egraph.adds_by_parts());
+  std::vector<ClassId> classes;
+  egraph.add_all(batch, classes, 1);
+  ASSERT_TRUE(egraph.adds_by_parts()) << "the batch was to double the table into parts";
+  std::vector<ClassId> expected;
+  for (const ENode& node : same_batch) expected.push_back(one_by_one.add(node));
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    ASSERT_EQ(egraph.lookup(batch[i]), egraph.find(classes[i])) << i;
+  }
+  EXPECT_EQ(egraph.num_nodes(), one_by_one.num_nodes());
+  egraph.rebuild();
+  EXPECT_EQ(egraph.check_invariants(), "");
+}
+
 }  // namespace
 }  // namespace eqsat
