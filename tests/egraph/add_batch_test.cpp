@@ -203,43 +203,79 @@ TEST(AddBatch, AddAllGivesTheSameEGraphOnAnyNumberOfThreads) {
   expect_same_egraph(one.egraph, two.egraph);
 }
 
-// A batch that the hash-cons takes while too small for parts, and that fills it past
-// three quarters: an insertion in the middle of the batch doubles the table, which is
-// then large enough for parts. The nodes' classes are still recorded at the slots
-// where the nodes now are. (The homes computed before the doubling had pointed the
-// recording at slots that nodes had moved out of, whose keys a doubling leaves behind:
-// it revived such a slot and left the node's own slot with its placeholder, and the
-// lookups that found it crashed.)
-TEST(AddBatch, AddAllRecordsItsClassesWhenTheTableDoublesDuringTheBatch) {
-  auto build = [](EGraph& egraph, std::vector<ENode>& batch) {
-    std::mt19937 rng(21);
-    std::vector<ClassId> ids;
+// Batches at the sizes where the hash-cons changes: an e-graph just under three
+// quarters of a table of 32,768 slots (too small for parts) or of 65,536 (parts),
+// and batches that fill it past three quarters, in one chunk of the batch (4,096
+// entries) or several. An insertion made alone (without parts, or refused by its
+// part) may then double the table in the middle of a batch. Each batch form leaves
+// the classes that the one-by-one form leaves, and the hash-cons finds every node's
+// class. (With a table doubled during add_all's insertions, the homes computed before
+// had pointed the recording of the nodes' classes at slots that nodes had moved out of,
+// whose keys a doubling leaves behind: it revived such a slot and left the node's own
+// slot with its placeholder, and the lookups that found it crashed.)
+struct SizedGraph {
+  EGraph egraph;
+  std::vector<ClassId> ids;
+  std::vector<ENode> batch;
+  std::vector<ClassId> targets;
+
+  SizedGraph(std::size_t nodes, std::size_t entries) {
+    std::mt19937 rng(static_cast<unsigned>(nodes + entries));
     for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"}) ids.push_back(egraph.add_var(name, DType::Index));
     auto random_node = [&] {
       return binary_node(rng() % 2 ? Op::Add : Op::Mul, ids[rng() % ids.size()], ids[rng() % ids.size()]);
     };
-    // 23,000 e-nodes: a table of 32,768 slots, just under three quarters full.
-    while (egraph.num_nodes() < 23000) ids.push_back(egraph.add(random_node()));
+    while (egraph.num_nodes() < nodes) ids.push_back(egraph.add(random_node()));
     egraph.rebuild();
-    while (batch.size() < 4000) batch.push_back(random_node());
-  };
-  EGraph egraph, one_by_one;
-  std::vector<ENode> batch, same_batch;
-  build(egraph, batch);
-  build(one_by_one, same_batch);
-  ASSERT_EQ(egraph.probe_slots(), std::size_t{32768});
-  ASSERT_FALSE(egraph.adds_by_parts());
-  std::vector<ClassId> classes;
-  egraph.add_all(batch, classes, 1);
-  ASSERT_TRUE(egraph.adds_by_parts()) << "the batch was to double the table into parts";
-  std::vector<ClassId> expected;
-  for (const ENode& node : same_batch) expected.push_back(one_by_one.add(node));
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    ASSERT_EQ(egraph.lookup(batch[i]), egraph.find(classes[i])) << i;
+    while (batch.size() < entries) {
+      batch.push_back(rng() % 16 == 0 && !batch.empty() ? batch[rng() % batch.size()] : random_node());
+      targets.push_back(ids[rng() % ids.size()]);
+    }
   }
-  EXPECT_EQ(egraph.num_nodes(), one_by_one.num_nodes());
-  egraph.rebuild();
-  EXPECT_EQ(egraph.check_invariants(), "");
+};
+
+TEST(AddBatch, BatchesThatFillTheTableMatchTheOneByOneForms) {
+  struct Case {
+    std::size_t nodes, entries, slots;
+  };
+  for (const Case& c : {Case{23000, 4000, 32768}, Case{23000, 9000, 32768}, Case{24000, 2000, 32768},
+                        Case{48000, 3000, 65536}, Case{48500, 9000, 65536}}) {
+    SCOPED_TRACE(::testing::Message() << c.nodes << " e-nodes, a batch of " << c.entries);
+    {
+      SizedGraph batch(c.nodes, c.entries), one_by_one(c.nodes, c.entries);
+      ASSERT_EQ(batch.egraph.probe_slots(), c.slots);
+      std::vector<ClassId> classes, expected;
+      batch.egraph.add_all(batch.batch, classes, 1);
+      for (const ENode& node : one_by_one.batch) expected.push_back(one_by_one.egraph.add(node));
+      for (std::size_t i = 0; i < classes.size(); ++i) {
+        ASSERT_EQ(batch.egraph.lookup(batch.batch[i]), batch.egraph.find(classes[i])) << i;
+      }
+      EXPECT_EQ(batch.egraph.num_nodes(), one_by_one.egraph.num_nodes());
+      EXPECT_EQ(classes, expected);  // new classes in the batch's order, as add gives them
+      batch.egraph.rebuild();
+      EXPECT_EQ(batch.egraph.check_invariants(), "");
+    }
+    {
+      SizedGraph batch(c.nodes, c.entries), one_by_one(c.nodes, c.entries);
+      std::vector<uint8_t> changed;
+      batch.egraph.add_all_to(batch.targets, batch.batch, changed, 1);
+      for (std::size_t i = 0; i < one_by_one.batch.size(); ++i) {
+        one_by_one.egraph.add_to(one_by_one.targets[i], one_by_one.batch[i]);
+      }
+      batch.egraph.rebuild();
+      one_by_one.egraph.rebuild();
+      EXPECT_EQ(batch.egraph.check_invariants(), "");
+      EXPECT_EQ(batch.egraph.num_nodes(), one_by_one.egraph.num_nodes());
+      EXPECT_EQ(batch.egraph.num_classes(), one_by_one.egraph.num_classes());
+      for (std::size_t i = 0; i < batch.ids.size(); ++i) {
+        for (std::size_t j : {std::size_t{0}, i / 2, i - 1 + (i == 0)}) {
+          ASSERT_EQ(batch.egraph.find(batch.ids[i]) == batch.egraph.find(batch.ids[j]),
+                    one_by_one.egraph.find(one_by_one.ids[i]) == one_by_one.egraph.find(one_by_one.ids[j]))
+              << i << " " << j;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
