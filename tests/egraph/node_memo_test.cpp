@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <utility>
 #include <vector>
@@ -85,6 +86,105 @@ TEST(NodeMemo, ReservingForManyDoublesAsOftenAsItTakes) {
   memo.reserve_more(100000);  // 4,096 -> 131,072 slots: five doublings at once
   EXPECT_EQ(memo.slots(), 131072u);
   EXPECT_TRUE(holds_exactly(memo, nodes, nodes.size()));
+}
+
+// Every operation, in random order, against a map: plain insertions, erasures and
+// assignments, their forms in parts (refused ones redone plainly, as the e-graph's
+// batches do), doublings and halvings in between, and assignments in parts from a home
+// computed before the table doubled: those find the node or refuse, and never revive a
+// slot a moved node left its key in (egraph/add_batch.cpp's add_all once did).
+TEST(NodeMemo, RandomOperationsAgreeWithAMap) {
+  std::mt19937 rng(23);
+  NodeMemo memo;
+  std::map<std::pair<uint32_t, uint32_t>, ClassId> reference;
+  auto random_key = [&] { return std::pair<uint32_t, uint32_t>(rng() % 500, rng() % 500); };
+  auto node = [](std::pair<uint32_t, uint32_t> key) { return node_of(Op::Add, key.first, key.second); };
+  uint32_t next_id = 0;
+  std::size_t refused = 0, stale_assigned = 0;
+  for (int step = 0; step < 300000; ++step) {
+    const auto key = random_key();
+    const ENode n = node(key);
+    const auto it = reference.find(key);
+    switch (rng() % 10) {
+      case 0:
+      case 1:
+      case 2: {  // insert, plainly or in a part
+        const ClassId id(next_id++);
+        std::pair<ClassId, bool> got;
+        if (memo.has_parts() && rng() % 2) {
+          const auto placed = memo.emplace_in_part(memo.home_of(n), n, id);
+          if (placed) {
+            got = *placed;
+            memo.adjust_size(placed->second ? 1 : 0);
+          } else {
+            ++refused;
+            got = memo.emplace(n, id);
+          }
+        } else {
+          got = memo.emplace(n, id);
+        }
+        if (it == reference.end()) {
+          ASSERT_EQ(got, std::make_pair(id, true)) << step;
+          reference.emplace(key, id);
+        } else {
+          ASSERT_EQ(got, std::make_pair(it->second, false)) << step;
+        }
+        break;
+      }
+      case 3:
+      case 4: {  // erase, plainly or in a part
+        if (memo.has_parts() && rng() % 2) {
+          const auto erased = memo.erase_in_part(memo.home_of(n), n);
+          if (erased) {
+            ASSERT_EQ(*erased, it != reference.end()) << step;
+            memo.adjust_size(*erased ? -1 : 0);
+          } else {
+            ++refused;
+            memo.erase(n);
+          }
+        } else {
+          memo.erase(n);
+        }
+        if (it != reference.end()) reference.erase(it);
+        break;
+      }
+      case 5: {  // give a present node another class
+        if (it == reference.end() || memo.slots() == 0) break;
+        const ClassId id(next_id++);
+        if (!memo.has_parts() || !memo.assign_in_part(memo.home_of(n), n, id)) memo.assign(n, id);
+        it->second = id;
+        break;
+      }
+      case 6: {  // the same from homes taken before the table doubles
+        if (reference.empty() || !memo.has_parts() || memo.slots() >= (std::size_t{1} << 19) || rng() % 50 != 0) break;
+        std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::size_t>> homes;
+        for (int k = 0; k < 64; ++k) {
+          auto pick = reference.lower_bound(random_key());
+          if (pick == reference.end()) pick = reference.begin();
+          homes.emplace_back(pick->first, memo.home_of(node(pick->first)));
+        }
+        memo.reserve_more(memo.slots());  // at least one doubling
+        for (const auto& [picked, home] : homes) {
+          const ClassId id(next_id++);
+          if (memo.assign_in_part(home, node(picked), id)) {
+            ++stale_assigned;
+          } else {
+            memo.assign(node(picked), id);
+          }
+          reference[picked] = id;
+        }
+        break;
+      }
+      case 7:
+        if (rng() % 200 == 0) memo.shrink();
+        break;
+      default:
+        ASSERT_EQ(memo.find(n), it == reference.end() ? ClassId() : it->second) << step;
+    }
+    ASSERT_EQ(memo.size(), reference.size()) << step;
+  }
+  for (const auto& [key, id] : reference) ASSERT_EQ(memo.find(node(key)), id);
+  EXPECT_GT(refused + stale_assigned, 0u);  // the fallbacks were taken
 }
 
 TEST(NodeMemo, ACopyHoldsTheSameEntries) {
