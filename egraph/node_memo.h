@@ -124,7 +124,8 @@ class NodeMemo {
   // empty slot: such a slot may still hold the key of a node that a doubling or a
   // backward shift moved away (only its class is cleared), and the node is met before
   // any empty slot only from its own home. (From a home the table's doubling made
-  // stale, a walk that went on revived a moved node's old slot: AddBatch tests.)
+  // stale, a walk that went on revived a moved node's old slot: the NodeMemo and
+  // AddBatch tests.)
   bool assign_in_part(std::size_t home, const ENode& node, ClassId id) {
     const std::size_t stop = part_stop(home);
     for (std::size_t i = home; i != stop; i = (i + 1) & mask_) {

@@ -95,9 +95,9 @@ std::string describe_errno() { return std::error_code(errno, std::generic_catego
 // that glibc keeps rather than giving back to the system: by default 128 KB. A batch's
 // cases allocate and free about the same amounts one after another, and each return
 // made the next case fault the same pages in again (a fault costs about 10 us on this
-// project's machines): kept, the external corpora run in 0.968x the time on one thread
-// and 0.985x on two (docs/performance.md). At most this much more stays resident after
-// a large case.
+// project's machines): kept, the external corpora run in 0.94-0.98x the time on one
+// thread and 0.97-0.99x on two (paired runs, docs/performance.md). At most this much
+// more stays resident after a large case.
 constexpr int kKeptFreedHeap = 16 << 20;
 
 int run_batch(const BatchFlags& flags) {
