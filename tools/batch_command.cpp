@@ -151,6 +151,9 @@ std::string describe_errno() { return std::error_code(errno, std::generic_catego
 constexpr int kKeptFreedHeap = 16 << 20;
 
 int run_batch(const BatchFlags& flags) {
+  if (flags.case_options.check.verify) {
+    if (std::optional<int> status = fail_without_z3("--verify")) return *status;
+  }
   mallopt(M_TRIM_THRESHOLD, kKeptFreedHeap);
   // --time measures each case alone on one thread: no other case runs meanwhile.
   const unsigned threads = flags.case_options.time_runs > 0 ? 1 : flags.threads;

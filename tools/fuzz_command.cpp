@@ -13,6 +13,7 @@
 #include "tools/commands.h"
 #include "tools/engine.h"
 #include "tools/fuzz.h"
+#include "tools/result_check.h"
 
 namespace eqsat::cli {
 
@@ -37,6 +38,7 @@ int run_fuzz_command(const FuzzFlags& flags) {
     }
     return 0;
   }
+  if (std::optional<int> status = fail_without_z3("fuzz")) return *status;
   Result<Simplifier> simplifier = Simplifier::from_flags(flags.engine);
   if (!simplifier) return fail(simplifier.error().describe());
 

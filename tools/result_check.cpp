@@ -4,7 +4,9 @@
 #include <cmath>
 #include <exception>
 
+#include "tools/engine.h"
 #include "verify/equivalence.h"
+#include "verify/z3_available.h"
 
 namespace eqsat::cli {
 
@@ -17,6 +19,13 @@ void add_check_flags(CLI::App& command, CheckFlags& flags) {
       ->type_name("SECONDS")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+}
+
+std::optional<int> fail_without_z3(std::string_view needed_for) {
+  if (std::optional<std::string> why = verify::z3_unavailable()) {
+    return fail(std::string(needed_for) + " needs Z3, which cannot be loaded: " + *why);
+  }
+  return std::nullopt;
 }
 
 CheckOutcome check_result(const Expr& input, const Expr& output, const Facts& facts, const CheckFlags& flags,

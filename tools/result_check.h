@@ -12,7 +12,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "ir/expr.h"
 #include "ir/fast_math.h"
@@ -26,6 +28,12 @@ struct CheckFlags {
 };
 
 void add_check_flags(CLI::App& command, CheckFlags& flags);
+
+// For a command about to call Z3 for `needed_for` ("--verify", "verify-rules", "fuzz"),
+// before it does any work: nullopt when Z3 can be called, otherwise the command's
+// failure (status 1, the reason printed). The eqsat command loads Z3 only when it is
+// first needed (tools/z3_lazy/loader.cpp), so only such commands can meet its absence.
+std::optional<int> fail_without_z3(std::string_view needed_for);
 
 struct CheckOutcome {
   enum class Kind : uint8_t { Proved, Unknown, Differs };

@@ -25,6 +25,9 @@ struct SimplifyFlags {
 };
 
 int run_simplify(const SimplifyFlags& flags) {
+  if (flags.check.verify) {
+    if (std::optional<int> status = fail_without_z3("--verify")) return *status;
+  }
   Result<Simplifier> simplifier = Simplifier::from_flags(flags.engine);
   if (!simplifier) return fail(simplifier.error().describe());
   Result<Facts> facts = facts_from_flags(flags.facts);

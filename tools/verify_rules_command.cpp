@@ -12,7 +12,9 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
+#include "tools/result_check.h"
 #include "verify/verify_rules.h"
 
 namespace eqsat::cli {
@@ -40,6 +42,7 @@ Command add_verify_rules_command(CLI::App& app) {
                     "the others keep their entries");
   command->add_flag("!--no-progress", options->progress, "No progress line on stderr");
   return {command, [options, timeout_s] {
+            if (std::optional<int> status = fail_without_z3("verify-rules")) return *status;
             options->prover.timeout_ms = static_cast<unsigned>(*timeout_s * 1000.0);
             return verify::run_verify_rules(*options, std::cout, std::cerr);
           }};

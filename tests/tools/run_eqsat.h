@@ -62,10 +62,12 @@ inline std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
-// Runs `eqsat ARGS...`, with `stdin_text` on its standard input.
-inline ToolRun run_eqsat(const std::vector<std::string>& args, const std::string& stdin_text = "") {
+// Runs `eqsat ARGS...`, with `stdin_text` on its standard input, and with `environment`
+// (shell assignments, "NAME=value ...", quoted as needed) added to its environment.
+inline ToolRun run_eqsat_with(const std::string& environment, const std::vector<std::string>& args,
+                              const std::string& stdin_text = "") {
   TempDir dir;
-  std::string command = shell_quote(EQSAT_BINARY);
+  std::string command = environment + (environment.empty() ? "" : " ") + shell_quote(EQSAT_BINARY);
   for (const std::string& arg : args) command += " " + shell_quote(arg);
   command += " < " + shell_quote(dir.write("stdin", stdin_text)) + " > " + shell_quote(dir.path("stdout")) + " 2> " +
              shell_quote(dir.path("stderr"));
@@ -75,6 +77,11 @@ inline ToolRun run_eqsat(const std::vector<std::string>& args, const std::string
   run.out = dir.read("stdout");
   run.err = dir.read("stderr");
   return run;
+}
+
+// Runs `eqsat ARGS...`, with `stdin_text` on its standard input.
+inline ToolRun run_eqsat(const std::vector<std::string>& args, const std::string& stdin_text = "") {
+  return run_eqsat_with("", args, stdin_text);
 }
 
 // The lines of `text` (each without its '\n'; no empty line after a final '\n').
