@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -171,7 +173,17 @@ int run_batch(const BatchFlags& flags) {
     file.open(flags.input);
     if (!file) return fail("cannot read '" + flags.input + "': " + describe_errno());
   }
-  std::istream& in = flags.input == "-" ? std::cin : file;
+  // Standard input through a buffer of its own: std::cin, kept in step with C's stdio,
+  // reads a character at a time and cannot tell whether more input is waiting
+  // (in_avail() is always 0), which the loop's flushes and the pipeline's steps ask.
+  // (A libstdc++ extension; the FILE is not closed with it.)
+  std::optional<__gnu_cxx::stdio_filebuf<char>> stdin_buffer;
+  std::optional<std::istream> stdin_stream;
+  if (flags.input == "-") {
+    stdin_buffer.emplace(stdin, std::ios::in);
+    stdin_stream.emplace(&*stdin_buffer);
+  }
+  std::istream& in = flags.input == "-" ? *stdin_stream : file;
 
   std::ofstream out_file;
   if (!flags.output.empty()) {
