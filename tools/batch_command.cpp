@@ -36,12 +36,14 @@ struct BatchFlags {
   CaseOptions case_options;
 };
 
-// Lines in flight at once per thread (kLinesPerStep to a step): read, being simplified,
-// or done and waiting for an earlier line to be written. Output is in input order, so a
-// slow case holds back the lines after it; the window is what the other threads may run
-// ahead meanwhile.
+// Lines in flight at once per thread: read, being simplified, or done and waiting for
+// an earlier line to be written. Output is in input order, so a slow case holds back
+// the lines after it; the window is what the other threads may run ahead meanwhile.
 // Wide enough that a case taking a thousand times the median one (~40 us) does not
 // idle them, small enough (a few MB of lines) that memory stays bounded on any input.
+// The pipeline counts it in steps (kLinesPerStep lines at most): a file's steps are
+// full, those of a pipe fed a line at a time hold a line, and there the window is the
+// input's pace anyway.
 constexpr std::size_t kLinesInFlightPerThread = 1024;
 
 // Lines that go through the pipeline together, at most, when the reader has them at
