@@ -56,9 +56,9 @@ std::string RunReport::to_json() const {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
         << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied << ", \"merges\": " << it.merges
-        << ", \"banned\": " << it.banned << ", \"search_seconds\": " << it.search_seconds
-        << ", \"filter_seconds\": " << it.filter_seconds << ", \"apply_seconds\": " << it.apply_seconds
-        << ", \"rebuild_seconds\": " << it.rebuild_seconds << '}';
+        << ", \"banned\": " << it.banned << ", \"nodes_after_apply\": " << it.nodes_after_apply
+        << ", \"search_seconds\": " << it.search_seconds << ", \"filter_seconds\": " << it.filter_seconds
+        << ", \"apply_seconds\": " << it.apply_seconds << ", \"rebuild_seconds\": " << it.rebuild_seconds << '}';
   }
   out << "]}";
   return out.str();
@@ -918,19 +918,49 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       report.filter_seconds += stats.filter_seconds;
     }
 
+    // The merges first. A filtered match whose right side is in the e-graph already, in
+    // another class (Elsewhere), is only a merge, and all of them are made before any
+    // node of the other matches: two matches that make the same new node then both ask
+    // the hash-cons with the same canonical operands, and the second finds the first's
+    // node. Made in match order, the merges in between changed the operands' canonical
+    // ids, and the second made a congruent copy for the rebuild to find and merge back:
+    // `pos 3`'s ninth apply left 12,590 e-nodes, of which the rebuild kept 6,350; merges
+    // first, 8,402 (docs/performance.md, "The apply's merges first"). The e-graph after
+    // the rebuild is the same either way: the congruence closure of the same terms and
+    // equalities. Explanations (never filtered) apply every match in order.
+    const bool merges_first = filtering;
+    // Which matches a pass of for_each_match visits, and whether it applies them.
+    enum class Pass : uint8_t {
+      Read,    // every match; nothing is applied (the left terms of explanations)
+      Merges,  // the Elsewhere matches, applied (with merges_first)
+      Apply,   // every other match (every match without merges_first), applied
+    };
+    auto in_pass = [&](Pass pass, InstanceFound::State state) {
+      switch (pass) {
+        case Pass::Read:
+          return true;
+        case Pass::Merges:
+          return state == InstanceFound::State::Elsewhere;
+        case Pass::Apply:
+          return !merges_first || state != InstanceFound::State::Elsewhere;
+      }
+      return true;
+    };
     // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
-    // to apply, in order: `ids` are its substitution, or what the filter put in its place
-    // (`state`, Missing if none: apply_match). `applying` marks the pass that applies
-    // them: what the apply of the match kPrefetchAhead places on will look up first is
-    // fetched meanwhile (most of the apply's time is otherwise spent waiting for it),
-    // and each task's large match list is freed once applied, so that the lists do not
-    // add to the e-graph's growth at the end of the apply, a run's peak of memory.
+    // of `pass`, in order: `ids` are its substitution, or what the filter put in its
+    // place (`state`, Missing if none: apply_match). In a pass that applies them, what
+    // the apply of the match kPrefetchAhead places on will look up first is fetched
+    // meanwhile (most of the apply's time is otherwise spent waiting for it), and after
+    // the last pass each task's large match list is freed once applied, so that the
+    // lists do not add to the e-graph's growth at the end of the apply, a run's peak of
+    // memory.
     constexpr std::size_t kPrefetchAhead = 4;
     // A large e-graph's filtered matches whose right side's root alone is missing
     // (RootMissing) are applied by the batch (EGraph::add_all_to, which fetches what it
     // needs itself), the others one at a time as they come.
     const bool batching = filtering && egraph.num_nodes() >= kBatchMinNodes;
-    auto for_each_match = [&](bool applying, auto&& visit) {
+    auto for_each_match = [&](Pass pass, auto&& visit) {
+      const bool applying = pass != Pass::Read;
       for (std::size_t t = 0; t < used; ++t) {
         TaskMatches& task = tasks[t];
         if (!applied[task.active]) continue;
@@ -943,7 +973,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         for (const MatchRun& run : task.runs) {
           for (uint32_t i = 0; i < run.count; ++i, ++index) {
             const std::size_t ahead = index + kPrefetchAhead;
-            if (applying && ahead < task.listed) {
+            if (applying && ahead < task.listed && in_pass(pass, state_of(ahead))) {
               const std::span<const ClassId> next(task.flat.data() + ahead * width, width);
               switch (state_of(ahead)) {
                 case InstanceFound::State::InClass:
@@ -958,12 +988,13 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                   if (!batching || !batched(rhs, InstanceFound::State::Missing)) prefetch_instance(egraph, rhs, next);
               }
             }
+            if (!in_pass(pass, state_of(index))) continue;
             if (!visit(task.rewrite, task.active, run.eclass,
                        std::span<const ClassId>(task.flat.data() + index * width, width), state_of(index)))
               return;
           }
         }
-        if (applying) release_large_match_list(task);
+        if (pass == Pass::Apply) release_large_match_list(task);
       }
     };
 
@@ -973,13 +1004,13 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     std::vector<ClassId> left_terms;
     if (egraph.explainer()) {
       left_terms.reserve(stats.matches);
-      for_each_match(
-          false, [&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst, InstanceFound::State) {
-            left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
-            assert(egraph.find(left_terms.back()) == egraph.find(eclass));
-            (void)eclass;
-            return true;
-          });
+      for_each_match(Pass::Read, [&](std::size_t r, std::size_t, ClassId eclass, std::span<const ClassId> subst,
+                                     InstanceFound::State) {
+        left_terms.push_back(instantiate(egraph, rewrites[r].lhs, subst));
+        assert(egraph.find(left_terms.back()) == egraph.find(eclass));
+        (void)eclass;
+        return true;
+      });
     }
 
     phase = Clock::now();
@@ -1098,33 +1129,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       clear_batch();
       return whole;
     };
-    for_each_match(true, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
-                             InstanceFound::State state) {
-      const Rewrite& rewrite = rewrites[r];
-      if (batching && batched(rewrite.rhs, state)) {
-        batch_targets.push_back(eclass);
-        batch_active.push_back(static_cast<uint32_t>(a));
-        if (state == InstanceFound::State::RootMissing) {
-          set_root_instance(batch_nodes.emplace_back(), rewrite.rhs, match_ids);
-          batch_subst_at.push_back(Scratch::kNoSubst);
-          batch_bound += 2;
-        } else {
-          batch_nodes.emplace_back();  // made once its operands are (build_inner_nodes)
-          batch_subst_at.push_back(static_cast<uint32_t>(batch_substs.size()));
-          batch_substs.insert(batch_substs.end(), match_ids.begin(), match_ids.begin() + rewrite.vars.size());
-          batch_bound += 2 * rewrite.rhs.nodes.size();
-        }
-        if (batch_nodes.size() == kApplyBatch && !apply_batch()) return false;
-      } else {
-        // With explanations, the edge joins the left side's exact term to the right
-        // side's (no match was filtered); without, the right side joins the class (a
-        // new root node goes straight into it).
-        const bool changed = left_terms.empty()
-                                 ? apply_match(egraph, rewrite, eclass, match_ids, state)
-                                 : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
-                                                Reason::rewrite(rewrite.name));
-        if (!applied_one(a, changed)) return false;
-      }
+    // After each match applied: false once the time is up (checked every 64 matches).
+    auto keep_going = [&] {
       if ((m & 63) == 63) {
         // The e-graph may pass the size from which the heap takes huge pages in the
         // middle of a large apply, before most of its growth.
@@ -1136,7 +1142,44 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       }
       ++m;
       return true;
-    });
+    };
+    if (merges_first) {
+      for_each_match(Pass::Merges, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
+                                       InstanceFound::State) {
+        return applied_one(a, egraph.merge(eclass, match_ids[0], Reason::rewrite(rewrites[r].name))) && keep_going();
+      });
+    }
+    if (!cut) {
+      for_each_match(Pass::Apply, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
+                                      InstanceFound::State state) {
+        const Rewrite& rewrite = rewrites[r];
+        if (batching && batched(rewrite.rhs, state)) {
+          batch_targets.push_back(eclass);
+          batch_active.push_back(static_cast<uint32_t>(a));
+          if (state == InstanceFound::State::RootMissing) {
+            set_root_instance(batch_nodes.emplace_back(), rewrite.rhs, match_ids);
+            batch_subst_at.push_back(Scratch::kNoSubst);
+            batch_bound += 2;
+          } else {
+            batch_nodes.emplace_back();  // made once its operands are (build_inner_nodes)
+            batch_subst_at.push_back(static_cast<uint32_t>(batch_substs.size()));
+            batch_substs.insert(batch_substs.end(), match_ids.begin(), match_ids.begin() + rewrite.vars.size());
+            batch_bound += 2 * rewrite.rhs.nodes.size();
+          }
+          if (batch_nodes.size() == kApplyBatch && !apply_batch()) return false;
+        } else {
+          // With explanations, the edge joins the left side's exact term to the right
+          // side's (no match was filtered); without, the right side joins the class (a
+          // new root node goes straight into it).
+          const bool changed = left_terms.empty()
+                                   ? apply_match(egraph, rewrite, eclass, match_ids, state)
+                                   : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
+                                                  Reason::rewrite(rewrite.name));
+          if (!applied_one(a, changed)) return false;
+        }
+        return keep_going();
+      });
+    }
     // The batch's last matches; after a cut they are not applied.
     if (!cut) apply_batch();
     clear_batch();
@@ -1145,6 +1188,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     stats.apply_seconds = seconds_since(phase);
     report.apply_seconds += stats.apply_seconds;
+    stats.nodes_after_apply = egraph.num_nodes();
     // (The lists the apply did not reach: those of a banned rule, or after a limit.)
     for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 

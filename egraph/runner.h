@@ -60,6 +60,10 @@ struct IterationStats {
   // drop_present) and count for nothing; an iteration with no merge changed nothing.
   std::size_t merges = 0;
   std::size_t banned = 0;  // rules not applied this iteration (backoff)
+  // E-nodes once the matches were applied, before the rebuild merged the congruent
+  // copies among them: what the apply made (the next iteration's `nodes` is what was
+  // left of it).
+  std::size_t nodes_after_apply = 0;
   // Where this iteration's time went, as the run's totals (RunReport) split it: they
   // are these summed.
   double search_seconds = 0.0;
