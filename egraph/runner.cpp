@@ -988,9 +988,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                   if (!batching || !batched(rhs, InstanceFound::State::Missing)) prefetch_instance(egraph, rhs, next);
               }
             }
-            if (!in_pass(pass, state_of(index))) continue;
+            const InstanceFound::State state = state_of(index);
+            if (!in_pass(pass, state)) continue;
             if (!visit(task.rewrite, task.active, run.eclass,
-                       std::span<const ClassId>(task.flat.data() + index * width, width), state_of(index)))
+                       std::span<const ClassId>(task.flat.data() + index * width, width), state))
               return;
           }
         }
@@ -1145,8 +1146,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     };
     if (merges_first) {
       for_each_match(Pass::Merges, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
-                                       InstanceFound::State) {
-        return applied_one(a, egraph.merge(eclass, match_ids[0], Reason::rewrite(rewrites[r].name))) && keep_going();
+                                       InstanceFound::State state) {
+        return applied_one(a, apply_match(egraph, rewrites[r], eclass, match_ids, state)) && keep_going();
       });
     }
     if (!cut) {
