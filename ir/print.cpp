@@ -14,9 +14,10 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <span>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 namespace eqsat {
 
@@ -38,14 +39,24 @@ bool const_fixes_own_dtype(const Value& v) {
   return v.dtype == DType::Bool || (is_float(v.dtype) && !std::isfinite(v.f));
 }
 
-// Whether the printed form of `e` fixes its own dtype without help (before the printer
-// decides to write some constant in full). The answer of a node reached at depth
-// kRememberedDepth or more is remembered in `memo` (by node): the printer asks about
-// every node, and without it a deep chain (`max(max(max(x, 1) // 2, 1) // 2, 1)`, 100
-// levels) is walked down to its bottom from every level. Shallow expressions, the
-// common case, never touch the table.
-constexpr int kRememberedDepth = 8;
-bool fixes_own_dtype(const Expr& e, std::unordered_map<const void*, bool>& memo, int depth = 0) {
+// Whether some operand of each node that the parser types together fixes its own dtype
+// (the printed form of a subtree fixes it without help, before the printer decides to
+// write some constant in full), for every node of `e` in pre-order: the order in which
+// the printer visits them, each shared subtree as often as it is printed. One pass
+// bottom-up: asked at every node, walking down from there (as the printer did) cost
+// about 650 instructions a node, half of all printing, and the simplifier prints its
+// atoms to order them (passes/linear_form.cpp). Returns whether `e` fixes its own.
+bool mark_fixed_operands(const Expr& e, std::vector<uint8_t>& fixed_operands) {
+  const std::size_t at = fixed_operands.size();
+  fixed_operands.push_back(0);
+  const std::span<const Expr> together = typed_together(e);
+  const std::size_t first_together = e.args().size() - together.size();
+  bool any = false;
+  for (std::size_t i = 0; i < e.args().size(); ++i) {
+    const bool fixes = mark_fixed_operands(e.arg(i), fixed_operands);
+    if (i >= first_together) any = any || fixes;
+  }
+  fixed_operands[at] = any;
   switch (e.op()) {
     case Op::Var:
     case Op::Cast:
@@ -53,22 +64,8 @@ bool fixes_own_dtype(const Expr& e, std::unordered_map<const void*, bool>& memo,
     case Op::Const:
       return const_fixes_own_dtype(e.value());
     default:
-      break;
+      return is_logic(e.op()) || is_comparison(e.op()) || any;
   }
-  if (is_logic(e.op()) || is_comparison(e.op())) return true;
-  const bool remembered = depth >= kRememberedDepth;
-  if (remembered) {
-    if (auto it = memo.find(e.identity()); it != memo.end()) return it->second;
-  }
-  bool fixes = false;
-  for (const Expr& arg : typed_together(e)) {
-    if (fixes_own_dtype(arg, memo, depth + 1)) {
-      fixes = true;
-      break;
-    }
-  }
-  if (remembered) memo.emplace(e.identity(), fixes);
-  return fixes;
 }
 
 // What the parser defaults a subtree of bare literals to: INDEX for integer literals,
@@ -107,11 +104,12 @@ std::string literal_text(const Value& v) { return is_float(v.dtype) ? float_lite
 // (a chain of 200 nested max is not copied 200 times over) and allocates little.
 class Printer {
  public:
-  explicit Printer(std::string& out) : out_(out) {}
+  Printer(std::string& out, const Expr& e) : out_(out) { mark_fixed_operands(e, fixed_operands_); }
 
   // Writes `e`, in parentheses when it binds less tightly than `needed`.
   void print(const Expr& e, Context context, Prec needed = Prec::Or) {
     const OpInfo& info = op_info(e.op());
+    const bool operands_fixed = fixed_operands_[visited_++];
     switch (e.op()) {
       case Op::Var:
         out_ += e.name();
@@ -138,7 +136,7 @@ class Printer {
       default:
         break;
     }
-    const OperandContexts contexts = operand_contexts(e, context);
+    const OperandContexts contexts = operand_contexts(e, context, operands_fixed);
     const Prec prec = info.is_call      ? Prec::Atom
                       : info.arity == 1 ? (e.op() == Op::Not ? Prec::Not : Prec::Unary)
                                         : info.prec;
@@ -169,7 +167,7 @@ class Printer {
   }
 
   // The context of each operand, mirroring how the parser types them.
-  OperandContexts operand_contexts(const Expr& e, const Context& context) {
+  OperandContexts operand_contexts(const Expr& e, const Context& context, bool operands_fixed) {
     assert(e.args().size() <= kMaxArity);
     OperandContexts contexts{};
     const std::size_t arity = e.args().size();
@@ -182,10 +180,7 @@ class Printer {
     if (first == 1) contexts[0].pushed = DType::Bool;
     const DType dtype = together[0].dtype();
     for (std::size_t i = first; i < arity; ++i) contexts[i].pushed = dtype;
-
-    bool fixed = false;
-    for (const Expr& arg : together) fixed = fixed || fixes_own_dtype(arg, fixes_memo_);
-    if (fixed) return contexts;
+    if (operands_fixed) return contexts;
     // An open operation: the parser pushes the parent's dtype (a comparison pushes none,
     // its result being BOOL) or else the default into the operands.
     const Context incoming = is_comparison(e.op()) ? Context{} : context;
@@ -236,21 +231,22 @@ class Printer {
   }
 
   std::string& out_;
-  // fixes_own_dtype's answers for the deep nodes of the expression being printed.
-  std::unordered_map<const void*, bool> fixes_memo_;
+  // Of each node, in the order print visits them (mark_fixed_operands).
+  std::vector<uint8_t> fixed_operands_;
+  std::size_t visited_ = 0;
 };
 
 }  // namespace
 
 std::string print(const Expr& expr) {
   std::string out;
-  Printer(out).print(expr, {});
+  Printer(out, expr).print(expr, {});
   return out;
 }
 
 std::string print(const Expr& expr, DType expected) {
   std::string out;
-  Printer(out).print(expr, Context{expected, false});
+  Printer(out, expr).print(expr, Context{expected, false});
   return out;
 }
 
