@@ -556,6 +556,15 @@ bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::sp
 // Matches the apply's batch of new root nodes takes (EGraph::add_all_to) before it is
 // applied: the new nodes of a large iteration go in batches of this many.
 constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
+// Threads the apply's batches run on (EGraph::add_all, add_all_to): one, whatever the
+// run's. The batch can split its phases over threads (with the same result), but here
+// that lost: its lists and the hash-cons slots one thread wrote, the next phase (or
+// the serial apply around it) read on the other core, and on this project's machine
+// class a cache line written on one core costs about 215 ns to read on the other (a
+// round trip of 430 ns, twice a miss to memory). `sum 11` on two threads took 0.95x
+// the time with the batches on one thread (median of 5 alternated runs; `sum 10`
+// 0.95x too): docs/performance.md, "The apply's batches on one thread".
+constexpr unsigned kApplyBatchThreads = 1;
 // From this many e-nodes on, the apply takes new root nodes by the batch (at least as
 // many as the filter needs: the batch takes the filter's RootMissing matches).
 constexpr std::size_t kBatchMinNodes = 24576;
@@ -1094,7 +1103,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
             scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
           }
         }
-        run_on_threads([&] { egraph.add_all(scratch.level_nodes, scratch.level_classes, threads); });
+        egraph.add_all(scratch.level_nodes, scratch.level_classes, kApplyBatchThreads);
         for (std::size_t j = 0; j < scratch.level_slots.size(); ++j)
           built[scratch.level_slots[j]] = scratch.level_classes[j];
       }
@@ -1112,7 +1121,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       bool whole = true;
       if (egraph.num_nodes() + batch_bound < limits.max_nodes) {
         build_inner_nodes();
-        run_on_threads([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, threads); });
+        egraph.add_all_to(batch_targets, batch_nodes, batch_changed, kApplyBatchThreads);
         for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
       } else {
         for (std::size_t i = 0; i < size && whole; ++i) {
