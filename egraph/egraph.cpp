@@ -154,11 +154,22 @@ std::optional<uint32_t> EGraph::constant_index(const Value& value, std::size_t h
 }
 
 uint32_t EGraph::intern_constant(const Value& value) {
+  uint32_t* small = nullptr;
+  if (value.dtype == DType::Index && value.i >= kSmallIndexMin &&
+      value.i < kSmallIndexMin + static_cast<Int>(small_index_constants_.size())) {
+    small = &small_index_constants_[static_cast<std::size_t>(value.i - kSmallIndexMin)];
+    if (*small != 0) return *small - 1;
+  }
   const std::size_t hash = hash_value(value);
-  if (std::optional<uint32_t> found = constant_index(value, hash)) return *found;
-  const auto index = static_cast<uint32_t>(constants_.size());
-  constants_.push_back(value);
-  constant_index_.insert(hash, index);
+  uint32_t index;
+  if (std::optional<uint32_t> found = constant_index(value, hash)) {
+    index = *found;
+  } else {
+    index = static_cast<uint32_t>(constants_.size());
+    constants_.push_back(value);
+    constant_index_.insert(hash, index);
+  }
+  if (small) *small = index + 1;
   return index;
 }
 
@@ -758,6 +769,7 @@ void EGraph::clear() {
   symbol_index_.clear();
   constants_.clear();
   constant_index_.clear();
+  small_index_constants_.fill(0);
   var_intervals_.clear();
   var_classes_.clear();
   constant_classes_.clear();
