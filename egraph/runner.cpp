@@ -561,9 +561,9 @@ constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
 // that lost: its lists and the hash-cons slots one thread wrote, the next phase (or
 // the serial apply around it) read on the other core, and on this project's machine
 // class a cache line written on one core costs about 215 ns to read on the other (a
-// round trip of 430 ns, twice a miss to memory). `sum 11` on two threads took 0.95x
-// the time with the batches on one thread (median of 5 alternated runs; `sum 10`
-// 0.95x too): docs/performance.md, "The apply's batches on one thread".
+// round trip of 430 ns, twice a miss to memory). On two threads, with the batches on
+// one, `sum 11` took 0.959x the time and `sum 10` 0.925x (scripts/compare_binaries.sh,
+// 7 and 9 alternated runs): docs/performance.md, "The apply's batches on one thread".
 constexpr unsigned kApplyBatchThreads = 1;
 // From this many e-nodes on, the apply takes new root nodes by the batch (at least as
 // many as the filter needs: the batch takes the filter's RootMissing matches).

@@ -105,6 +105,7 @@ std::string literal_text(const Value& v) { return is_float(v.dtype) ? float_lite
 class Printer {
  public:
   Printer(std::string& out, const Expr& e) : out_(out) { mark_fixed_operands(e, fixed_operands_); }
+  bool visited_all() const { return visited_ == fixed_operands_.size(); }
 
   // Writes `e`, in parentheses when it binds less tightly than `needed`.
   void print(const Expr& e, Context context, Prec needed = Prec::Or) {
@@ -236,18 +237,18 @@ class Printer {
   std::size_t visited_ = 0;
 };
 
+std::string print_in(const Expr& expr, const Context& context) {
+  std::string out;
+  Printer printer(out, expr);
+  printer.print(expr, context);
+  assert(printer.visited_all() && "print visits every node mark_fixed_operands marked, in its order");
+  return out;
+}
+
 }  // namespace
 
-std::string print(const Expr& expr) {
-  std::string out;
-  Printer(out, expr).print(expr, {});
-  return out;
-}
+std::string print(const Expr& expr) { return print_in(expr, {}); }
 
-std::string print(const Expr& expr, DType expected) {
-  std::string out;
-  Printer(out, expr).print(expr, Context{expected, false});
-  return out;
-}
+std::string print(const Expr& expr, DType expected) { return print_in(expr, Context{expected, false}); }
 
 }  // namespace eqsat
