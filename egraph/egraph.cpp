@@ -156,7 +156,7 @@ std::optional<uint32_t> EGraph::constant_index(const Value& value, std::size_t h
 uint32_t EGraph::intern_constant(const Value& value) {
   uint32_t* small = nullptr;
   if (value.dtype == DType::Index && value.i >= kSmallIndexMin &&
-      value.i < kSmallIndexMin + static_cast<Int>(small_index_constants_.size())) {
+      value.i < kSmallIndexMin + static_cast<Int>(kSmallIndexCount)) {
     small = &small_index_constants_[static_cast<std::size_t>(value.i - kSmallIndexMin)];
     if (*small != 0) return *small - 1;
   }

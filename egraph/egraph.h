@@ -373,12 +373,13 @@ class EGraph {
   InternIndex symbol_index_;  // by std::hash of the name
   std::vector<Value> constants_;
   InternIndex constant_index_;  // by hash_value
-  // The numbers of the INDEX constants kSmallIndexMin .. kSmallIndexMin + 63, plus one
+  // The numbers of the kSmallIndexCount INDEX constants from kSmallIndexMin on, plus one
   // (0: not interned yet), by value - kSmallIndexMin: the normal forms add the same
   // small constants again and again (1 and 2 were 90% of intern_constant's calls over
   // halide.jsonl, about 46 each a case), and a table read costs no hash or probe.
   static constexpr int kSmallIndexMin = -16;
-  std::array<uint32_t, 64> small_index_constants_{};
+  static constexpr std::size_t kSmallIndexCount = 64;
+  std::array<uint32_t, kSmallIndexCount> small_index_constants_{};
   std::unordered_map<uint32_t, Interval> var_intervals_;  // by symbol
   // The class of every leaf added through add_var or add_constant, by its number
   // (a variable's by symbol and dtype): the normal forms add the same few leaves again

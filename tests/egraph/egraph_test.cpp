@@ -267,6 +267,23 @@ TEST(EGraph, ALeafAddedAgainIsFoundInItsClassAsMergesLeaveIt) {
   EXPECT_EQ(g.check_invariants(), "");
 }
 
+TEST(EGraph, ASmallConstantIsInternedAnewAfterClear) {
+  // Small INDEX constants are numbered through a table of their own (no hash, no
+  // probe): after clear it must not give a number the constants no longer have.
+  EGraph g;
+  const Value one = Value::integer(DType::Index, 1);
+  const Value three = Value::integer(DType::Index, 3);
+  const Value big = Value::integer(DType::Index, 1000);  // beyond the table
+  EXPECT_EQ(g.constant_value(g.intern_constant(one)), one);
+  EXPECT_EQ(g.intern_constant(one), g.intern_constant(one));
+  EXPECT_EQ(g.constant_value(g.intern_constant(big)), big);
+  g.clear();
+  EXPECT_EQ(g.constant_value(g.intern_constant(three)), three);  // takes number 0 again
+  EXPECT_EQ(g.constant_value(g.intern_constant(one)), one);
+  EXPECT_EQ(g.constant_value(g.intern_constant(big)), big);
+  EXPECT_NE(g.intern_constant(one), g.intern_constant(three));
+}
+
 // Random terms over a few leaves, random merges: after every rebuild the invariants hold,
 // every requested equality holds, and congruence is complete (checked against a naive
 // closure computed from scratch).
