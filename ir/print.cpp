@@ -11,6 +11,7 @@
 // full (`const(3, INT8) + 4`), which then fixes the dtype for the others.
 #include "ir/print.h"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cmath>
@@ -39,24 +40,9 @@ bool const_fixes_own_dtype(const Value& v) {
   return v.dtype == DType::Bool || (is_float(v.dtype) && !std::isfinite(v.f));
 }
 
-// Whether some operand of each node that the parser types together fixes its own dtype
-// (the printed form of a subtree fixes it without help, before the printer decides to
-// write some constant in full), for every node of `e` in pre-order: the order in which
-// the printer visits them, each shared subtree as often as it is printed. One pass
-// bottom-up: asked at every node, walking down from there (as the printer did) cost
-// about 650 instructions a node, half of all printing, and the simplifier prints its
-// atoms to order them (passes/linear_form.cpp). Returns whether `e` fixes its own.
-bool mark_fixed_operands(const Expr& e, std::vector<uint8_t>& fixed_operands) {
-  const std::size_t at = fixed_operands.size();
-  fixed_operands.push_back(0);
-  const std::span<const Expr> together = typed_together(e);
-  const std::size_t first_together = e.args().size() - together.size();
-  bool any = false;
-  for (std::size_t i = 0; i < e.args().size(); ++i) {
-    const bool fixes = mark_fixed_operands(e.arg(i), fixed_operands);
-    if (i >= first_together) any = any || fixes;
-  }
-  fixed_operands[at] = any;
+// Whether `e` fixes its own dtype, given whether some operand typed together with the
+// others does (`operands_fixed`).
+bool fixes_own_dtype(const Expr& e, bool operands_fixed) {
   switch (e.op()) {
     case Op::Var:
     case Op::Cast:
@@ -64,8 +50,58 @@ bool mark_fixed_operands(const Expr& e, std::vector<uint8_t>& fixed_operands) {
     case Op::Const:
       return const_fixes_own_dtype(e.value());
     default:
-      return is_logic(e.op()) || is_comparison(e.op()) || any;
+      return is_logic(e.op()) || is_comparison(e.op()) || operands_fixed;
   }
+}
+
+// Whether some operand of each node that the parser types together fixes its own dtype
+// (the printed form of a subtree fixes it without help, before the printer decides to
+// write some constant in full), for every node of `e` in pre-order: the order in which
+// the printer visits them, each shared subtree as often as it is printed. One pass
+// bottom-up: asked at every node, walking down from there (as the printer did) cost
+// about 650 instructions a node, half of all printing, and the simplifier prints its
+// atoms to order them (passes/linear_form.cpp). Returns whether `e` fixes its own.
+// With a memo, a subterm below the top that it remembers is marked kRemembered and
+// not walked: the printer writes its text, or prints it with a pass of its own.
+constexpr uint8_t kRemembered = 2;
+
+// The subterms a PrintMemo remembers: no leaf or cast (they print in a step), no sum
+// or product (the linear forms read through them: never an atom), and some operation
+// below (a term of one operation over leaves costs less to print than to look up).
+bool worth_remembering(const Expr& e) {
+  switch (e.op()) {
+    case Op::Var:
+    case Op::Const:
+    case Op::Cast:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+      return false;
+    default:
+      return std::any_of(e.args().begin(), e.args().end(), [](const Expr& arg) { return !arg.args().empty(); });
+  }
+}
+
+bool mark_fixed_operands(const Expr& e, std::vector<uint8_t>& fixed_operands, const PrintMemo* memo = nullptr,
+                         bool top = true) {
+  if (memo && !top && worth_remembering(e)) {
+    if (const PrintMemo::Entry* entry = memo->find(e)) {
+      fixed_operands.push_back(kRemembered);
+      return entry->fixes_own;
+    }
+  }
+  const std::size_t at = fixed_operands.size();
+  fixed_operands.push_back(0);
+  const std::span<const Expr> together = typed_together(e);
+  const std::size_t first_together = e.args().size() - together.size();
+  bool any = false;
+  for (std::size_t i = 0; i < e.args().size(); ++i) {
+    const bool fixes = mark_fixed_operands(e.arg(i), fixed_operands, memo, false);
+    if (i >= first_together) any = any || fixes;
+  }
+  fixed_operands[at] = any;
+  return fixes_own_dtype(e, any);
 }
 
 // What the parser defaults a subtree of bare literals to: INDEX for integer literals,
@@ -99,18 +135,51 @@ std::string float_literal(const Value& v) {
 
 std::string literal_text(const Value& v) { return is_float(v.dtype) ? float_literal(v) : value_text(v); }
 
+// Whether `e` prints in `context` as it does at the top of a term (context {}), where
+// a PrintMemo's texts were printed: no operand of it must fix its dtype, and the dtype
+// pushed down (if any) is the one that a bare literal defaults to and the one its
+// operands are typed with, so that the printer decides everything below as it would at
+// the top (see operand_contexts and constant).
+bool prints_as_at_top(const Expr& e, const Context& context) {
+  if (context.must_fix) return false;
+  if (!context.pushed) return true;
+  const DType dtype = e.dtype();
+  if (*context.pushed != dtype || dtype != default_dtype(dtype)) return false;
+  const std::span<const Expr> together = typed_together(e);
+  return together.empty() || together[0].dtype() == dtype;
+}
+
 // Writes the text into one buffer, left to right: a node's text is never built apart
 // and copied into its parent's, so printing is linear in the size of the expression
 // (a chain of 200 nested max is not copied 200 times over) and allocates little.
 class Printer {
  public:
-  Printer(std::string& out, const Expr& e) : out_(out) { mark_fixed_operands(e, fixed_operands_); }
+  // With `memo`, the subterms it remembers are written from it where they print as at
+  // the top, and the subterms it could remember that this printer prints so are listed
+  // in memo->printed().
+  Printer(std::string& out, const Expr& e, PrintMemo* memo = nullptr) : out_(out), memo_(memo) {
+    mark_fixed_operands(e, fixed_operands_, memo);
+  }
   bool visited_all() const { return visited_ == fixed_operands_.size(); }
 
   // Writes `e`, in parentheses when it binds less tightly than `needed`.
   void print(const Expr& e, Context context, Prec needed = Prec::Or) {
     const OpInfo& info = op_info(e.op());
-    const bool operands_fixed = fixed_operands_[visited_++];
+    const uint8_t mark = fixed_operands_[visited_++];
+    if (mark == kRemembered) {
+      const PrintMemo::Entry& entry = *memo_->find(e);
+      if (prints_as_at_top(e, context)) {
+        if (entry.prec < needed) out_ += '(';
+        out_ += entry.text;
+        if (entry.prec < needed) out_ += ')';
+      } else {
+        // Where it prints otherwise, a printer of its own prints it (and marks its nodes).
+        Printer printer(out_, e, memo_);
+        printer.print(e, context, needed);
+      }
+      return;
+    }
+    const bool operands_fixed = mark != 0;
     switch (e.op()) {
       case Op::Var:
         out_ += e.name();
@@ -143,12 +212,16 @@ class Printer {
                                         : info.prec;
     const bool parenthesised = prec < needed;
     if (parenthesised) out_ += '(';
+    const std::size_t begin = out_.size();
     if (info.is_call) {
       call(e, contexts);
     } else if (info.arity == 1) {
       prefix(e, contexts[0]);
     } else {
       infix(e, contexts);
+    }
+    if (memo_ && worth_remembering(e) && prints_as_at_top(e, context)) {
+      memo_->printed().push_back({&e, begin, out_.size(), prec, fixes_own_dtype(e, operands_fixed)});
     }
     if (parenthesised) out_ += ')';
   }
@@ -232,6 +305,7 @@ class Printer {
   }
 
   std::string& out_;
+  PrintMemo* memo_;
   // Of each node, in the order print visits them (mark_fixed_operands).
   std::vector<uint8_t> fixed_operands_;
   std::size_t visited_ = 0;
@@ -250,5 +324,34 @@ std::string print_in(const Expr& expr, const Context& context) {
 std::string print(const Expr& expr) { return print_in(expr, {}); }
 
 std::string print(const Expr& expr, DType expected) { return print_in(expr, Context{expected, false}); }
+
+const PrintMemo::Entry* PrintMemo::find(const Expr& term) const {
+  const auto it = entries_.find(term.identity());
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+std::string PrintMemo::print(const Expr& expr) {
+  if (!worth_remembering(expr)) return eqsat::print(expr);
+  if (const Entry* entry = find(expr)) return entry->text;
+  std::string out;
+  printed_.clear();
+  Printer printer(out, expr, this);
+  printer.print(expr, {});
+  assert(printer.visited_all() && "print visits every node mark_fixed_operands marked, in its order");
+  if (out.size() >= kRememberFromChars) {
+    for (const Printed& printed : printed_) {
+      const std::size_t length = printed.end - printed.begin;
+      if (remembered_chars_ + length > kMaxRememberedChars) break;
+      const auto [it, inserted] =
+          entries_.try_emplace(printed.term->identity(), Entry{*printed.term, {}, printed.prec, printed.fixes_own});
+      if (inserted) {
+        it->second.text.assign(out, printed.begin, length);
+        remembered_chars_ += length;
+      }
+    }
+  }
+  printed_.clear();
+  return out;
+}
 
 }  // namespace eqsat

@@ -24,9 +24,10 @@ namespace {
 // compared with another (a polynomial of one term), and printing every atom of a
 // deep chain (a quotient of a max of a quotient...) was quadratic in its depth.
 struct AtomEntry {
-  explicit AtomEntry(Expr term) : expr(std::move(term)) {}
+  AtomEntry(Expr term, PrintMemo &texts) : expr(std::move(term)), memo(&texts) {}
   Expr expr;
   mutable std::optional<std::string> text;
+  PrintMemo *memo;  // the normalizer's: the atoms of a chain hold one another (ir/print.h)
 };
 
 // An atom of the normal form: a subterm that is not + - * (or a quotient the
@@ -40,7 +41,7 @@ class Atom {
   const std::string &text() const {
     // A variable prints as its name: nothing to print (most atoms are variables).
     if (entry_->expr.op() == Op::Var) return entry_->expr.name();
-    if (!entry_->text) entry_->text = print(entry_->expr);
+    if (!entry_->text) entry_->text = entry_->memo->print(entry_->expr);
     return *entry_->text;
   }
   // The term first interned with this structure.
@@ -429,7 +430,7 @@ class Normalizer {
     for (auto [it, end] = atoms_.equal_range(hash); it != end && !atom; ++it) {
       if (it->second.expr == term) atom.emplace(it->second);
     }
-    if (!atom) atom.emplace(atoms_.emplace(hash, AtomEntry(term))->second);
+    if (!atom) atom.emplace(atoms_.emplace(hash, AtomEntry(term, print_memo_))->second);
     facts_of(term).atom = atom;
     return *atom;
   }
@@ -1383,6 +1384,7 @@ class Normalizer {
   };
   ByNode<NodeFacts> nodes_;
   NodeFacts &facts_of(const Expr &node) { return nodes_.try_emplace(node.identity(), node).first->second; }
+  PrintMemo print_memo_;  // the atoms' texts (AtomEntry)
   // The atoms, by structural hash: an Atom points at its entry (entries stay put).
   std::multimap<std::size_t, AtomEntry, std::less<std::size_t>, PoolAllocator<std::pair<const std::size_t, AtomEntry>>>
       atoms_;

@@ -40,7 +40,7 @@ AtomKey AtomTable::intern(const Expr &atom) {
     return AtomKey(*entry);
   }
   if (auto it = by_node_.find(atom.identity()); it != by_node_.end()) return it->second.second;
-  std::string text = print(atom);
+  std::string text = print_memo_.print(atom);
   auto entry = by_text_.find(text);
   if (entry == by_text_.end()) entry = by_text_.emplace(std::move(text), AtomEntry{atom, std::nullopt}).first;
   const AtomKey key(*entry);

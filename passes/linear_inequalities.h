@@ -29,6 +29,7 @@
 
 #include "ir/expr.h"
 #include "ir/pool_allocator.h"
+#include "ir/print.h"
 #include "passes/linear_form.h"
 
 namespace eqsat {
@@ -75,6 +76,7 @@ class AtomTable {
   using ByNode = std::unordered_map<const void *, V, std::hash<const void *>, std::equal_to<const void *>,
                                     PoolAllocator<std::pair<const void *const, V>>>;
   ByNode<std::pair<Expr, AtomKey>> by_node_;  // keeps each node alive: its address stays unique
+  PrintMemo print_memo_;                      // the atoms of a chain hold one another (ir/print.h)
   // Node-based: the entries AtomKeys point at stay put.
   std::map<std::string, AtomEntry, std::less<>, PoolAllocator<std::pair<const std::string, AtomEntry>>> by_text_;
 };

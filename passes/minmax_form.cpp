@@ -176,7 +176,7 @@ class MinMaxOffsets {
   TextKey printed(const Expr &atom) {
     auto it = printed_.find(atom.identity());
     if (it == printed_.end()) {
-      std::string text = atom.op() == Op::Var ? atom.name() : print(atom);
+      std::string text = atom.op() == Op::Var ? atom.name() : print_memo_.print(atom);
       it = printed_.emplace(atom.identity(), std::make_pair(atom, std::move(text))).first;
     }
     return TextKey{&it->second.second};
@@ -457,6 +457,7 @@ class MinMaxOffsets {
   ByNode<std::pair<Expr, Expr>> memo_;
   // Entries stay put (a node-based table): TextKeys point into them.
   ByNode<std::pair<Expr, std::string>> printed_;  // keeps each node alive
+  PrintMemo print_memo_;                          // the atoms of a chain hold one another (ir/print.h)
 };
 
 bool has_index_minmax(const Expr &expr) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "egraph/added_terms.h"
 #include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/condition_context.h"
@@ -63,26 +64,35 @@ using IntervalAnswers = std::vector<std::pair<Expr, Interval>>;
 // recorded there. The quotient and remainder modes are made when first needed:
 // most expressions have no quotient, and a normalizer is not free to make.
 class LinearForms {
+  // Made before the oracles that refer to it (members are made in declaration order).
+  AddedTerms terms_;
+
  public:
   explicit LinearForms(EGraph &egraph, IntervalAnswers *answers = nullptr)
-      : plain(LinearMode::Plain, bounds_in(egraph, answers)), egraph_(egraph), answers_(answers) {}
-  static BoundsOracle bounds_in(EGraph &egraph, IntervalAnswers *answers = nullptr) {
-    if (!answers) return [&egraph](const Expr &expr) { return egraph.data(egraph.add_expr(expr)).interval; };
-    return [&egraph, answers](const Expr &expr) {
-      const Interval interval = egraph.data(egraph.add_expr(expr)).interval;
+      : plain(LinearMode::Plain, bounds_in(egraph, terms_, answers)), egraph_(egraph), answers_(answers) {}
+  LinearForms(const LinearForms &) = delete;  // the oracles refer to terms_
+  LinearForms &operator=(const LinearForms &) = delete;
+  // `terms`: the terms asked about are added through it (egraph/added_terms.h), so
+  // that the atoms of a chain, each holding the ones below it, cost their new nodes
+  // only. It must outlive the oracle.
+  static BoundsOracle bounds_in(EGraph &egraph, AddedTerms &terms, IntervalAnswers *answers = nullptr) {
+    if (!answers) return [&egraph, &terms](const Expr &expr) { return egraph.data(terms.add(egraph, expr)).interval; };
+    return [&egraph, &terms, answers](const Expr &expr) {
+      const Interval interval = egraph.data(terms.add(egraph, expr)).interval;
       answers->emplace_back(expr, interval);
       return interval;
     };
   }
   LinearNormalizer &div_form() {
-    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, answers_));
+    if (!div_form_) div_form_.emplace(LinearMode::DivForm, bounds_in(egraph_, terms_, answers_));
     return *div_form_;
   }
   LinearNormalizer &mod_form() {
-    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, answers_));
+    if (!mod_form_) mod_form_.emplace(LinearMode::ModForm, bounds_in(egraph_, terms_, answers_));
     return *mod_form_;
   }
 
+ public:
   LinearNormalizer plain;
 
  private:
@@ -143,8 +153,9 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr, std::vector<LinearFormed
   auto before = std::find_if(formed.begin(), formed.end(), same);
   if (before != formed.end()) {
     bool unchanged = true;
+    AddedTerms terms;
     for (const auto &[question, answer] : before->answers) {
-      if (!(egraph.data(egraph.add_expr(question)).interval == answer)) {
+      if (!(egraph.data(terms.add(egraph, question)).interval == answer)) {
         unchanged = false;
         break;
       }
@@ -169,7 +180,8 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr, std::vector<LinearFormed
 // conditions are constants (passes/condition_context.h). Returns whether a class
 // changed.
 bool add_condition_forms(EGraph &egraph, const Facts &facts, const Expr &expr) {
-  Expr substituted = substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph));
+  AddedTerms terms;
+  Expr substituted = substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph, terms));
   if (substituted == expr) return false;
   ClassId original = egraph.add_expr(expr);
   ClassId decided = egraph.add_expr(substituted);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <filesystem>
@@ -275,6 +276,92 @@ TEST(PrintRoundTrip, EveryValueOfSmallDtypes) {
       const double v = (bits >> 15) ? -magnitude : magnitude;
       expect_round_trip(Expr::constant(Value::floating(dtype, v)), {});
     }
+  }
+}
+
+// ---------------------------------------------------------------- the print memo
+
+// Every subterm of `e`, each node once, the operands before the node above them.
+void collect_subterms(const Expr& e, std::vector<Expr>& out) {
+  for (const Expr& arg : e.args()) collect_subterms(arg, out);
+  out.push_back(e);
+}
+
+// Prints every subterm of `e` through one memo, in the order `order` makes of them,
+// and expects print's text for each: a memo that wrote a remembered text where the
+// subterm prints otherwise (under a dtype pushed from above, a constant that must fix
+// its dtype, a prefix minus) would differ.
+void expect_memo_prints_the_same(const Expr& e, PrintMemo& memo, bool outer_first) {
+  std::vector<Expr> subterms;
+  collect_subterms(e, subterms);
+  if (outer_first) std::reverse(subterms.begin(), subterms.end());
+  for (const Expr& subterm : subterms) {
+    ASSERT_EQ(memo.print(subterm), print(subterm)) << dump(subterm);
+  }
+}
+
+// `max(max(x, 1) // 2, 1) // 2`, `levels` deep, in `dtype`.
+Expr quotient_chain(DType dtype, int levels, bool with_var = true) {
+  const auto c = [dtype](Int v) { return Expr::constant(Value::integer(dtype, v)); };
+  Expr chain = with_var ? Expr::var("x", dtype) : c(7);
+  for (int level = 0; level < levels; ++level) {
+    chain = Expr::make(Op::FloorDiv, dtype, {Expr::make(Op::Max, dtype, {chain, c(1)}), c(2)});
+  }
+  return chain;
+}
+
+TEST(PrintMemo, RemembersTheAtomsOfAChain) {
+  const Expr outer = quotient_chain(DType::Index, 40);
+  const Expr middle = outer.arg(0).arg(0).arg(0).arg(0);  // 38 levels
+  PrintMemo memo;
+  EXPECT_EQ(memo.print(outer), print(outer));
+  // The levels below were printed at the top's context: their texts are remembered.
+  const PrintMemo::Entry* remembered = memo.find(middle);
+  ASSERT_NE(remembered, nullptr);
+  EXPECT_EQ(remembered->text, print(middle));
+  EXPECT_EQ(memo.print(middle), print(middle));
+  // A chain around the outer one reads its text from the memo.
+  const Expr around =
+      Expr::make(Op::FloorDiv, DType::Index,
+                 {Expr::make(Op::Max, DType::Index, {outer, Expr::constant(Value::integer(DType::Index, 1))}),
+                  Expr::constant(Value::integer(DType::Index, 2))});
+  EXPECT_EQ(memo.print(around), print(around));
+  // A short text is printed as print does, remembering nothing.
+  const Expr small = quotient_chain(DType::Index, 2);
+  PrintMemo fresh;
+  EXPECT_EQ(fresh.print(small), print(small));
+  EXPECT_EQ(fresh.find(small), nullptr);
+}
+
+TEST(PrintMemo, PrintsChainsOfEveryKindAsPrintDoes) {
+  for (DType dtype : {DType::Index, DType::Int32, DType::UInt8, DType::Int64}) {
+    for (bool with_var : {true, false}) {
+      for (bool outer_first : {true, false}) {
+        PrintMemo memo;
+        const Expr chain = quotient_chain(dtype, 30, with_var);
+        expect_memo_prints_the_same(chain, memo, outer_first);
+        // The same chain under a cast, a negation and a comparison: its levels then
+        // stand where they print otherwise, or as at the top.
+        const Expr cast = Expr::make(Op::Cast, DType::Index, {chain});
+        const Expr negated = Expr::make(Op::Neg, dtype, {chain});
+        const Expr compared = Expr::make(Op::Lt, DType::Bool, {chain, negated});
+        const Expr chosen = Expr::make(Op::Select, dtype, {compared, chain, negated});
+        for (const Expr& e : {cast, negated, compared, chosen}) {
+          ASSERT_EQ(memo.print(e), print(e)) << dtype_name(dtype) << " " << dump(e);
+        }
+      }
+    }
+  }
+}
+
+TEST(PrintMemo, PrintsRandomTreesAsPrintDoes) {
+  TreeGenerator generator(20261204);
+  for (int n = 0; n < 400; ++n) {
+    const auto dtype = static_cast<DType>(n % kNumDTypes);
+    const Expr e = generator.tree(dtype, 6 + n % 3);
+    PrintMemo memo;
+    expect_memo_prints_the_same(e, memo, n % 2 == 0);
+    if (::testing::Test::HasFailure()) break;  // one clear failure beats hundreds
   }
 }
 
