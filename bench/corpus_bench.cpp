@@ -101,6 +101,26 @@ void BM_ProjectCorpus(benchmark::State& state) {
 }
 BENCHMARK(BM_ProjectCorpus)->Unit(benchmark::kMillisecond)->Iterations(5);
 
+// One case of nested atoms, `levels` deep: `max(max(x, 1) // 2, 1) // 2`, as Halide's
+// deep-nesting test (halide-0794 in the external corpus is 100 of them). Every atom of
+// its normal forms holds the atoms below it, so a simplifier that redoes an atom's
+// subterms for each (prints it, adds it to the e-graph) is quadratic in the depth:
+// the time per level (counter per_level) should stay flat as the depth grows.
+void BM_NestedChain(benchmark::State& state) {
+  static const eqsat::cli::Simplifier simplifier = *eqsat::cli::Simplifier::from_flags({});
+  const auto levels = static_cast<int>(state.range(0));
+  const auto constant = [](eqsat::Int v) { return Expr::constant(eqsat::Value::integer(eqsat::DType::Index, v)); };
+  Expr chain = Expr::var("x", eqsat::DType::Index);
+  for (int level = 0; level < levels; ++level) {
+    chain = Expr::make(eqsat::Op::FloorDiv, eqsat::DType::Index,
+                       {Expr::make(eqsat::Op::Max, eqsat::DType::Index, {chain, constant(1)}), constant(2)});
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(simplifier.run(chain, Facts{}));
+  state.counters["per_level"] =
+      benchmark::Counter(double(levels), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_NestedChain)->Arg(25)->Arg(50)->Arg(100)->Arg(200)->Arg(400)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
