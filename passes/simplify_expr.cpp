@@ -107,10 +107,21 @@ class LinearForms {
 // Merges the class of every arithmetic subterm and comparison of `expr` (a term
 // of the e-graph) with the classes of its linear normal forms. Sets `changed`
 // when a class changed; returns whether `expr` holds a quotient or remainder.
-bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool &changed) {
+// A sum or difference that is an operand of one (`in_sum`: the `a + b` of
+// `(a + b) + c`) gets no forms of its own: the outermost one's form covers its
+// terms. Forming every prefix of a chain of n terms made n forms of up to n terms
+// each, with their e-nodes: a sum of 200 variables took 23 ms and reached the
+// 10,000 e-node limit before its first iteration (docs/performance.md, "Nested
+// atoms and long sums"). Skipping a form only leaves an equality out, and the
+// outputs over every corpus were the same.
+bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool &changed, bool in_sum = false) {
   bool divmod = is_integer_division(expr.op());
-  for (const Expr &arg : expr.args()) divmod = add_linear_forms(egraph, forms, arg, changed) || divmod;
+  const bool sum = expr.op() == Op::Add || expr.op() == Op::Sub;
+  for (const Expr &arg : expr.args()) {
+    divmod = add_linear_forms(egraph, forms, arg, changed, sum && arg.dtype() == expr.dtype()) || divmod;
+  }
   if (!is_normalizable(expr)) return divmod;
+  if (in_sum && sum) return divmod;
   // The modes differ only in how they write quotients and remainders: a term
   // without one has the same form in each (the same atoms are asked about too),
   // so the plain one is enough. So it is for an and/or chain, combined the same
