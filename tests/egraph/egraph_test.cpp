@@ -88,6 +88,21 @@ TEST(EGraph, TotalityAnalysis) {
   EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Cast, DType::Int32, {f}))).total);
 }
 
+// A node added straight into a class (add_to, how a rewrite's right side joins its
+// left side) that knows only its dtype's facts still makes a partial class total: the
+// join it skips elsewhere is no change only for a class that is total already.
+TEST(EGraph, ATotalNodeAddedToAPartialClassMakesItTotal) {
+  EGraph g;
+  const ClassId quotient = g.add_expr(bin(Op::FloorDiv, var("x"), var("y")));
+  ASSERT_FALSE(g.data(quotient).total);
+  const ClassId x = g.add_expr(var("x"));
+  const ClassId z = g.add_expr(var("z"));
+  ENode sum = testing::binary_node(Op::Add, x, z);  // nothing known of it but its dtype
+  EXPECT_TRUE(g.add_to(quotient, sum));
+  g.rebuild();
+  EXPECT_TRUE(g.data(quotient).total);
+}
+
 TEST(EGraph, MergeThenRebuildRestoresCongruence) {
   EGraph g;
   ClassId fa = g.add_expr(bin(Op::Mul, var("a"), lit(2)));
