@@ -289,6 +289,15 @@ class Printer {
     if (e.op() == Op::Neg && bare_number) {
       out_.insert(operand_at, 1, '(');
       out_ += ')';
+      // The texts listed for the memo inside the operand moved by one.
+      if (memo_) {
+        for (PrintMemo::Printed& printed : memo_->printed()) {
+          if (printed.begin >= operand_at) {
+            ++printed.begin;
+            ++printed.end;
+          }
+        }
+      }
     }
   }
 
