@@ -92,7 +92,6 @@ class LinearForms {
     return *mod_form_;
   }
 
- public:
   LinearNormalizer plain;
 
  private:
