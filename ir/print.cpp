@@ -343,23 +343,19 @@ std::string PrintMemo::print(const Expr& expr) {
   if (!worth_remembering(expr)) return eqsat::print(expr);
   if (const Entry* entry = find(expr)) return entry->text;
   std::string out;
-  printed_.clear();
+  printed_.clear();  // (its storage is kept from print to print)
   Printer printer(out, expr, this);
   printer.print(expr, {});
   assert(printer.visited_all() && "print visits every node mark_fixed_operands marked, in its order");
-  if (out.size() >= kRememberFromChars) {
-    for (const Printed& printed : printed_) {
-      const std::size_t length = printed.end - printed.begin;
-      if (remembered_chars_ + length > kMaxRememberedChars) break;
-      const auto [it, inserted] =
-          entries_.try_emplace(printed.term->identity(), Entry{*printed.term, {}, printed.prec, printed.fixes_own});
-      if (inserted) {
-        it->second.text.assign(out, printed.begin, length);
-        remembered_chars_ += length;
-      }
-    }
+  if (out.size() < kRememberFromChars) return out;
+  for (const Printed& printed : printed_) {
+    const std::size_t length = printed.end - printed.begin;
+    if (remembered_chars_ + length > kMaxRememberedChars) break;
+    const auto [it, inserted] = entries_.try_emplace(printed.term->identity());
+    if (!inserted) continue;  // a subterm the tree holds twice
+    it->second = Entry{*printed.term, out.substr(printed.begin, length), printed.prec, printed.fixes_own};
+    remembered_chars_ += length;
   }
-  printed_.clear();
   return out;
 }
 
