@@ -102,10 +102,15 @@ EGraph saturated_part_way(const std::vector<Rewrite>& rules, bool builtin_commut
 // the others: what listing them all with their epochs and telling them apart gives.
 // (Both read a match's root node by its `formed_at`, the others by their `added_at`;
 // that this tells old matches right is expect_old_matches_were_there_before's.)
+// The same with the scans' nodes found in a directory of the classes' runs (OpRuns).
 void expect_counting_lists_the_newer_matches(bool builtin_commutativity) {
   const std::vector<Rewrite> rules = workload_rules();
   for (std::size_t iterations = 1; iterations <= 6; ++iterations) {
     EGraph g = saturated_part_way(rules, builtin_commutativity, iterations);
+    const std::vector<ClassId> ids = g.class_ids();
+    OpRuns runs;
+    runs.clear(ids.back().value + 1);
+    for (ClassId id : ids) runs.record(id, g.eclass(id).nodes.data(), g.eclass(id).nodes.size());
     for (ClassId id : g.class_ids()) {
       for (const ENode& node : g.eclass(id).nodes) {
         ASSERT_LE(node.added_at, g.eclass(id).changed_at) << "a class changed when a node took its place there";
@@ -136,6 +141,10 @@ void expect_counting_lists_the_newer_matches(bool builtin_commutativity) {
           EXPECT_EQ(found.counted, old) << rule.name << " in class " << id.value << " since " << seen;
           EXPECT_EQ(found.listed * width, expected.size());
           EXPECT_EQ(listed, expected) << rule.name << " in class " << id.value << " since " << seen;
+          std::vector<ClassId> listed_by_runs;
+          const MatchProgram::Found found_by_runs = program.run(g, id, seen, listed_by_runs, nullptr, &runs);
+          EXPECT_EQ(found_by_runs.counted, old) << rule.name << " in class " << id.value << " since " << seen;
+          EXPECT_EQ(listed_by_runs, expected) << rule.name << " in class " << id.value << " since " << seen;
         }
       }
     }
