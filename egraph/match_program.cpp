@@ -191,6 +191,24 @@ MatchProgram::MatchProgram(const Pattern& pattern, const std::vector<PatternVar>
     }
     if (countable) count_from_ = from;
   }
+  // Two levels (two_levels): the first scan is of the class searched (register 0), the
+  // others of the registers it wrote; nothing reads a class's facts.
+  two_levels_ = distinct_ && code_[0].kind == Instr::Kind::Scan;
+  for (const Instr& instr : code_) {
+    switch (instr.kind) {
+      case Instr::Kind::Scan:
+        two_levels_ = two_levels_ && (instr.in == 0 || written_at[instr.in] == 0);
+        break;
+      case Instr::Kind::Bind:
+        two_levels_ = two_levels_ && !instr.const_only;
+        break;
+      case Instr::Kind::Const:
+        two_levels_ = false;
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 void MatchProgram::compile(const Pattern& pattern, const std::vector<PatternVar>& vars, uint32_t p, uint16_t reg,

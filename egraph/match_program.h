@@ -82,6 +82,11 @@ class MatchProgram {
   Found run(const EGraph& egraph, ClassId id, uint32_t seen, std::vector<ClassId>& ids,
             std::vector<uint32_t>* newest = nullptr, const OpRuns* runs = nullptr) const;
 
+  // Whether a run reads two levels of the e-graph only: the nodes of the class
+  // searched, the nodes of the classes under them, and class ids (no constant, no
+  // constant-only variable, whose class facts it would read). Its matches in a class
+  // are then a function of those nodes (SearchMemory in egraph/runner.cpp).
+  bool two_levels() const { return two_levels_; }
   // The instructions, one per line (as in the comment above), for tests and debugging.
   std::string listing() const;
 
@@ -134,6 +139,7 @@ class MatchProgram {
   // nodes: see run), so matches are counted as they are found.
   bool distinct_ = false;
   uint32_t count_from_ = kDone;  // the first instruction of the countable rest, if any
+  bool two_levels_ = false;      // see two_levels()
 };
 
 }  // namespace eqsat

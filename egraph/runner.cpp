@@ -75,6 +75,13 @@ struct MatchRun {
   ClassId eclass;
   uint32_t count = 0;
 };
+// How many matches a rewrite has in a class, all of them (listed or counted), as its
+// search at change epoch `at` found them (see SearchMemory::counts).
+struct ClassCount {
+  ClassId eclass;
+  uint32_t count = 0;
+  uint32_t at = 0;
+};
 struct TaskMatches {
   std::size_t rewrite = 0;  // position in the span of rewrites
   std::size_t active = 0;   // position in the iteration's list of rewrites searched
@@ -92,6 +99,9 @@ struct TaskMatches {
   // found Elsewhere or RootMissing, its ids in `flat` are then the InstanceFound's ids,
   // all the apply needs. Empty when the matches were not filtered.
   std::vector<InstanceFound::State> found;
+  // With SearchMemory::counts: the matches of each class of the slice searched, in
+  // class order (for the memory's next search).
+  std::vector<ClassCount> class_counts;
   // Matches found but not listed in `flat`: an earlier search found them too, and
   // they were applied then (see SearchMemory).
   std::size_t repeated = 0;
@@ -102,6 +112,7 @@ struct TaskMatches {
     flat.clear();
     runs.clear();
     found.clear();
+    class_counts.clear();
     listed = matched = repeated = 0;
   }
   // Appends the lists of `buffer`, a part of the same slice searched and filtered in a
@@ -110,6 +121,7 @@ struct TaskMatches {
     flat.insert(flat.end(), buffer.flat.begin(), buffer.flat.end());
     runs.insert(runs.end(), buffer.runs.begin(), buffer.runs.end());
     found.insert(found.end(), buffer.found.begin(), buffer.found.end());
+    class_counts.insert(class_counts.end(), buffer.class_counts.begin(), buffer.class_counts.end());
     listed += buffer.listed;
     matched += buffer.matched;
     repeated += buffer.repeated;
@@ -137,6 +149,17 @@ struct TaskMatches {
 // Only under the simple scheduler without explanations: the backoff scheduler drops
 // the matches of a banned rule (they were not applied), and explanations record an
 // edge for every match.
+//
+// A whole class can be counted without running the matcher there, for a rewrite whose
+// left side reads two levels (MatchProgram::two_levels: the class's nodes and the
+// classes under them). What it reads there is no newer than the class's *region*
+// epoch (OpIndex::region_at): the latest `changed_at` of the class and of the classes
+// its nodes point at (a class's `changed_at` covers its nodes and their operands' ids,
+// egraph/egraph.h). If that is no newer than the last search of the rewrite, every
+// match there is old; and if it is no newer than the search that counted the class's
+// matches (`counts`), they are the same matches, as many. In `pos 3`'s last
+// iteration, which changes nothing, three quarters of the e-nodes stand in such
+// classes; in the one before, a fifth.
 struct SearchMemory {
   static constexpr uint32_t kNever = static_cast<uint32_t>(-1);
   // By bucket of the rule index: the change epoch of the last search of its rewrites
@@ -144,6 +167,10 @@ struct SearchMemory {
   // (run_rewrites), except those whose fast-math flags are not granted, which are
   // never searched in the run.
   std::vector<uint32_t> searched_at;
+  // By rewrite position (sized when first used): its matches in each class its last
+  // search covered with regions known, by increasing class id.
+  std::vector<std::vector<ClassCount>> counts;
+  std::vector<uint32_t> counted;  // the rewrites whose `counts` are not empty: a run clears these
 };
 
 // The classes holding a node of each operation, in increasing id order: a rewrite whose
@@ -169,7 +196,9 @@ class OpIndex {
   // `with_nodes`: also record every class's facts and nodes with their operands'
   // summaries (nodes() below), so that the filter before matching reads none of the
   // e-graph; for small e-graphs (the records cost 32 bytes a node).
-  void build(const EGraph& egraph, const std::vector<ClassId>& ids, bool with_nodes) {
+  // `with_regions`: also the region epoch of every class (region_at), if with_nodes is
+  // false.
+  void build(const EGraph& egraph, const std::vector<ClassId>& ids, bool with_nodes, bool with_regions) {
     for (std::vector<ClassId>& list : by_op_) list.clear();
     for (std::vector<uint32_t>& list : counts_by_op_) list.clear();
     dtypes_.fill(0);
@@ -180,6 +209,8 @@ class OpIndex {
     // the directory cost more than it saved, 0.6% more instructions over the corpora).
     with_runs_ = !with_nodes;
     if (with_runs_) runs_.clear(summaries_.size());
+    with_regions_ = with_runs_ && with_regions;
+    if (with_regions_) region_at_.resize(summaries_.size());
     for (ClassId id : ids) {
       const EClass& eclass = egraph.eclass(id);
       const auto dtype_bit = uint32_t{1} << static_cast<unsigned>(eclass.dtype);
@@ -189,6 +220,13 @@ class OpIndex {
       // The nodes are sorted by operation first: one run of nodes per operation.
       const ClassList<ENode>& nodes = eclass.nodes;
       if (with_runs_) runs_.record(id, nodes.data(), nodes.size());
+      if (with_regions_) {
+        uint32_t region = eclass.changed_at;
+        for (const ENode& node : nodes) {
+          for (ClassId child : node.children) region = std::max(region, egraph.eclass(child).changed_at);
+        }
+        region_at_[id.value] = region;
+      }
       for (auto first = nodes.begin(); first != nodes.end();) {
         const Op op = first->op;
         const auto end = std::find_if(first + 1, nodes.end(), [op](const ENode& node) { return node.op != op; });
@@ -236,6 +274,11 @@ class OpIndex {
   // Where each (operation, dtype) run of every class's node list is, for an e-graph
   // built without its nodes (a large one); else null.
   const OpRuns* runs() const { return with_runs_ ? &runs_ : nullptr; }
+  // Whether build recorded region_at.
+  bool has_regions() const { return with_regions_; }
+  // The latest change epoch of canonical class `id` and of the classes its nodes point
+  // at (see SearchMemory).
+  uint32_t region_at(ClassId id) const { return region_at_[id.value]; }
   // The union of all class summaries: what any operand anywhere may hold.
   uint64_t held_anywhere() const { return held_anywhere_; }
   // Recorded by build(..., with_nodes = true) only, for a canonical class.
@@ -253,6 +296,8 @@ class OpIndex {
   std::vector<uint64_t> summaries_;  // by class id
   OpRuns runs_;
   bool with_runs_ = false;
+  std::vector<uint32_t> region_at_;  // by class id
+  bool with_regions_ = false;
   std::vector<ClassFacts> facts_;  // by class id
   std::vector<NodeShape> nodes_;   // by class, in id order
 };
@@ -368,17 +413,43 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
   const bool remembered = before != SearchMemory::kNever;
   const std::size_t width = task.width;
   const OpRuns* runs = op_index.runs();
+  // Whole classes counted from the last search's counts (see SearchMemory), and this
+  // search's counts recorded for the next.
+  const bool record = memory && op_index.has_regions() && !rewrite.guard && program.two_levels();
+  const bool by_region = record && remembered;
+  const std::vector<ClassCount>* previous = by_region ? &memory->counts[task.rewrite] : nullptr;
+  std::size_t cursor = 0;
+  if (previous) {
+    const ClassId first = (*task.classes)[task.begin];
+    cursor = static_cast<std::size_t>(std::partition_point(previous->begin(), previous->end(),
+                                                           [first](const ClassCount& c) { return c.eclass < first; }) -
+                                      previous->begin());
+  }
   task.flat.clear();
   task.runs.clear();
   task.found.clear();
   task.listed = 0;
   task.repeated = 0;
+  task.class_counts.clear();
   for (std::size_t k = task.begin; k < task.end; ++k) {
     if (found.load(std::memory_order_relaxed) > limit) break;
     const ClassId id = (*task.classes)[k];
     if (!task.filtered && !may_hold(egraph, op_index, shape, root, id)) continue;
     const std::size_t listed_before = task.listed;
     std::size_t kept = 0;
+    if (by_region) {
+      while (cursor < previous->size() && (*previous)[cursor].eclass < id) ++cursor;
+      const uint32_t region = op_index.region_at(id);
+      if (cursor < previous->size() && (*previous)[cursor].eclass == id && region <= before &&
+          region <= (*previous)[cursor].at) {
+        // The same matches as that search's, all old: counted.
+        kept = (*previous)[cursor].count;
+        task.repeated += kept;
+        task.class_counts.push_back(ClassCount{id, static_cast<uint32_t>(kept), (*previous)[cursor].at});
+        if (kept) found.fetch_add(kept, std::memory_order_relaxed);
+        continue;
+      }
+    }
     if (!rewrite.guard) {
       // The program lists the new matches straight into the task's list and counts the
       // others.
@@ -387,6 +458,7 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
       task.listed += matches.listed;
       task.repeated += matches.counted;
       kept = matches.listed + matches.counted;
+      if (record) task.class_counts.push_back(ClassCount{id, static_cast<uint32_t>(kept), egraph.change_epoch()});
     } else {
       guarded.clear();
       newest.clear();
@@ -721,6 +793,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       for (uint32_t r : scratch.remembered) memory->searched_at[r] = SearchMemory::kNever;
     }
     scratch.remembered.clear();
+    if (memory->counts.size() < rewrites.size()) memory->counts.resize(rewrites.size());
+    for (uint32_t r : memory->counted) memory->counts[r].clear();
+    memory->counted.clear();
   }
   std::vector<TaskMatches>& tasks = scratch.tasks;
   std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
@@ -766,7 +841,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     auto phase = Clock::now();
     const std::vector<ClassId> ids = egraph.class_ids();
     const bool filter_in_set_up = egraph.num_nodes() <= kFilterInSetUpNodes;
-    op_index.build(egraph, ids, filter_in_set_up);
+    op_index.build(egraph, ids, filter_in_set_up, memory != nullptr);
     // The dtypes some class has: a rule instance whose root has another matches
     // nothing, and most rules have an instance per integer dtype.
     const uint32_t dtypes_present = op_index.dtypes_present();
@@ -895,6 +970,17 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
     } else {
       for (std::size_t t = 0; t < used; ++t) run_task(t);
+    }
+    if (memory && op_index.has_regions()) {
+      // Each rewrite's counts by class, for its next search (SearchMemory::counts).
+      for (std::size_t a = 0; a < num_active; ++a) {
+        std::vector<ClassCount>& counts = memory->counts[active[a]];
+        const bool was_empty = counts.empty();
+        counts.clear();
+        for (std::size_t t = first_task[a]; t < first_task[a + 1]; ++t)
+          counts.insert(counts.end(), tasks[t].class_counts.begin(), tasks[t].class_counts.end());
+        if (was_empty && !counts.empty()) memory->counted.push_back(active[a]);
+      }
     }
     // The backoff scheduler bans a rule that found more than its limit: none of its
     // matches are applied.

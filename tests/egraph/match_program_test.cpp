@@ -58,6 +58,21 @@ TEST(MatchProgram, ARepeatedVariableNarrowsTheScanOfItsSecondOccurrence) {
             "7: yield\n");
 }
 
+TEST(MatchProgram, KnowsWhetherItReadsTwoLevelsOnly) {
+  const Expr x = var("x"), y = var("y"), z = var("z");
+  auto two_levels = [](const Expr& lhs, const std::vector<PatternVar>& vars = kXyz) {
+    return MatchProgram(Pattern::from_expr(lhs, vars), vars).two_levels();
+  };
+  EXPECT_TRUE(two_levels(bin(Op::Add, x, y)));
+  EXPECT_TRUE(two_levels(bin(Op::Mul, x, bin(Op::Add, y, z))));
+  EXPECT_TRUE(two_levels(bin(Op::Add, bin(Op::Mul, x, y), bin(Op::Mul, x, z))));
+  // The nodes of a third level; a known value (a constant, a constant-only variable).
+  EXPECT_FALSE(two_levels(bin(Op::Add, x, bin(Op::Add, y, bin(Op::Add, z, x)))));
+  EXPECT_FALSE(two_levels(bin(Op::Add, x, lit(0))));
+  const std::vector<PatternVar> constant_y = {{"x", DType::Index, false}, {"y", DType::Index, true}};
+  EXPECT_FALSE(two_levels(bin(Op::Add, x, y), constant_y));
+}
+
 TEST(MatchProgram, ChecksWhatTheOperationAboveDoesNotImply) {
   const std::vector<PatternVar> vars = {{"x", DType::Index, false}, {"c", DType::Index, true}};
   // A comparison's operands have a dtype of their own; a constant-only variable needs a
