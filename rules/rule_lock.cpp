@@ -168,23 +168,53 @@ std::vector<std::string> lock_differences(const RuleSet& rules, const RuleLock& 
 }
 
 std::vector<std::string> unproved_instances(const RuleSet& rules, const RuleLock& lock) {
-  const LockIndex index(lock);
-  std::vector<std::string> out;
+  return unproved_instances(rules, std::span<const RuleLock>(&lock, 1));
+}
+
+std::vector<std::string> unproved_instances(const RuleSet& rules, std::span<const RuleLock> locks,
+                                            const RuleLock& (*then)()) {
+  struct Instance {
+    const Rule* rule;
+    DType dtype;
+  };
+  std::vector<Instance> left;  // in the rules' order, which the message keeps
   for (const Rule& rule : rules.rules) {
-    for (DType dtype : rule.dtypes) {
-      if (!proves_entry(index.find(rule.name, dtype), rule, dtype))
-        out.push_back(instance_name(rule.name, dtype) + " at " + where(rule));
-    }
+    for (DType dtype : rule.dtypes) left.push_back({&rule, dtype});
   }
+  const auto drop_proved = [&left](const RuleLock& lock) {
+    const LockIndex index(lock);
+    std::erase_if(left, [&index](const Instance& i) {
+      return proves_entry(index.find(i.rule->name, i.dtype), *i.rule, i.dtype);
+    });
+  };
+  for (const RuleLock& lock : locks) {
+    if (left.empty()) break;
+    drop_proved(lock);
+  }
+  if (then && !left.empty()) drop_proved(then());
+  std::vector<std::string> out;
+  out.reserve(left.size());
+  for (const Instance& i : left) out.push_back(instance_name(i.rule->name, i.dtype) + " at " + where(*i.rule));
   return out;
 }
 
-std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) {
-  const std::vector<std::string> missing = unproved_instances(rules, lock);
+namespace {
+
+std::optional<Error> error_naming(const std::vector<std::string>& missing) {
   if (missing.empty()) return std::nullopt;
   std::string message = "rules not proved sound (run `eqsat verify-rules --write-lock`):";
   for (const std::string& m : missing) message += "\n  " + m;
   return Error{message};
+}
+
+}  // namespace
+
+std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) {
+  return error_naming(unproved_instances(rules, lock));
+}
+
+std::optional<Error> unproved_error(const RuleSet& rules, std::span<const RuleLock> locks, const RuleLock& (*then)()) {
+  return error_naming(unproved_instances(rules, locks, then));
 }
 
 const RuleLock& builtin_rule_lock() {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,5 +66,15 @@ const RuleLock& builtin_rule_lock();
 // An error naming each instance of `rules` the lock does not prove; none when it
 // proves them all. The engine's gate (a development flag may skip it).
 std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock);
+
+// The same for several locks: an instance is proved when one of them proves it (each
+// lock is looked up by itself, so a lock that holds another rule of the same name
+// hides nothing). `then`, if given, gives one more lock, asked for only when the
+// others leave an instance unproved: the engine passes builtin_rule_lock there, since
+// parsing it was most of the start-up of a run with its own rules and their lock.
+std::vector<std::string> unproved_instances(const RuleSet& rules, std::span<const RuleLock> locks,
+                                            const RuleLock& (*then)() = nullptr);
+std::optional<Error> unproved_error(const RuleSet& rules, std::span<const RuleLock> locks,
+                                    const RuleLock& (*then)() = nullptr);
 
 }  // namespace eqsat

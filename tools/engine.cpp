@@ -143,13 +143,15 @@ Result<Simplifier> Simplifier::from_flags(const EngineFlags& flags) {
   // Only rules proved sound run: the built-in catalogue is checked against its own lock
   // when it loads; rules from files need a lock that proves them (or the development flag).
   if (!flags.allow_unproved_rules && own_rules) {
-    RuleLock lock = builtin_rule_lock();
+    // The given locks first; the catalogue's own lock (a rule file may reuse catalogue
+    // rules) only for what they leave unproved.
+    std::vector<RuleLock> locks;
     for (const std::string& path : flags.rule_lock_files) {
-      Result<RuleLock> more = load_rule_lock(path);
-      if (!more) return more.error();
-      lock.entries.insert(lock.entries.end(), more->entries.begin(), more->entries.end());
+      Result<RuleLock> lock = load_rule_lock(path);
+      if (!lock) return lock.error();
+      locks.push_back(std::move(lock).value());
     }
-    if (std::optional<Error> unproved = unproved_error(own, lock)) {
+    if (std::optional<Error> unproved = unproved_error(own, locks, builtin_rule_lock)) {
       return Error{unproved->message +
                    "\n(prove them with `eqsat verify-rules FILE --write-lock --lock LOCK` and pass "
                    "--rule-lock LOCK, or pass --allow-unproved-rules while developing a rule)"};

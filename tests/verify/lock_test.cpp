@@ -80,6 +80,55 @@ TEST(RuleLock, RecordsTheFastMathFlags) {
   EXPECT_NE(diffs[0].find("proved under fast-math {} but the rule needs {nsz}"), std::string::npos) << diffs[0];
 }
 
+RuleLock lock_of(const RuleSet& set) {
+  RuleLock lock;
+  for (const Rule& rule : set.rules)
+    for (DType d : rule.dtypes) lock.entries.push_back({rule.name, d, "exact", rule_digest(rule, d), rule.fast_math});
+  return lock;
+}
+
+// A user's rule may share a name with a catalogue rule: the lock given for it proves
+// it, though the catalogue's lock holds another 'add-zero' (before, the first entry of a
+// name in all the locks put together was the only one looked at, and the rule was
+// refused).
+TEST(RuleLock, EachLockProvesItsOwnRulesWhateverTheOthersHoldOfTheirName) {
+  const RuleSet mine = rules_of("add-zero [index]: 0 + x => x\n");
+  const RuleLock catalogue = builtin_rule_lock();
+  ASSERT_TRUE(catalogue.find("add-zero", DType::Index));
+  EXPECT_TRUE(unproved_error(mine, catalogue));
+  const std::vector<RuleLock> both{catalogue, lock_of(mine)};
+  EXPECT_FALSE(unproved_error(mine, both));
+  EXPECT_FALSE(unproved_error(mine, std::span(both).subspan(1), builtin_rule_lock));
+}
+
+int lock_calls = 0;
+const RuleLock& counted_catalogue_lock() {
+  ++lock_calls;
+  return builtin_rule_lock();
+}
+
+// The last lock (the catalogue's, in the engine) is asked for only when the others leave
+// an instance unproved, and then proves what it holds; what none proves is named.
+TEST(RuleLock, TheLastLockIsReadOnlyForWhatTheOthersLeave) {
+  const RuleSet mine = rules_of("mine [index]: x - x => 0\n");
+  const std::vector<RuleLock> given{lock_of(mine)};
+  lock_calls = 0;
+  EXPECT_FALSE(unproved_error(mine, given, counted_catalogue_lock));
+  EXPECT_EQ(lock_calls, 0);
+
+  // A catalogue rule, word for word, with a rule of the user's own.
+  const RuleSet reused = rules_of("mine [index]: x - x => 0\nadd-zero [index int uint]: x + 0 => x\n");
+  EXPECT_FALSE(unproved_error(reused, given, counted_catalogue_lock));
+  EXPECT_EQ(lock_calls, 1);
+  EXPECT_TRUE(unproved_error(reused, given));
+
+  const RuleSet unproved = rules_of("mine [index]: x - x => 0\nnew-one [index INT32]: x * 1 => x\n");
+  const std::vector<std::string> missing = unproved_instances(unproved, given, counted_catalogue_lock);
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[0], "'new-one' (INDEX) at inline.rules:2");
+  EXPECT_EQ(missing[1], "'new-one' (INT32) at inline.rules:2");
+}
+
 TEST(RuleLock, FastMathFieldErrors) {
   EXPECT_FALSE(parse_rule_lock("a FP32 exact 0123456789abcdef nzs\n", "l"));
   EXPECT_FALSE(parse_rule_lock("a FP32 exact 0123456789abcdef nnan,nsz\n", "l"));  // not canonical
