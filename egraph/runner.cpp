@@ -437,20 +437,22 @@ void search_task(const EGraph& egraph, std::span<const Rewrite> rewrites, const 
     if (!task.filtered && !may_hold(egraph, op_index, shape, root, id)) continue;
     const std::size_t listed_before = task.listed;
     std::size_t kept = 0;
+    // The last search's count of this class, if its region has not changed since.
+    const ClassCount* unchanged = nullptr;
     if (by_region) {
       while (cursor < previous->size() && (*previous)[cursor].eclass < id) ++cursor;
       const uint32_t region = op_index.region_at(id);
       if (cursor < previous->size() && (*previous)[cursor].eclass == id && region <= before &&
-          region <= (*previous)[cursor].at) {
-        // The same matches as that search's, all old: counted.
-        kept = (*previous)[cursor].count;
-        task.repeated += kept;
-        task.class_counts.push_back(ClassCount{id, static_cast<uint32_t>(kept), (*previous)[cursor].at});
-        if (kept) found.fetch_add(kept, std::memory_order_relaxed);
-        continue;
-      }
+          region <= (*previous)[cursor].at)
+        unchanged = &(*previous)[cursor];
     }
-    if (!rewrite.guard) {
+    if (unchanged) {
+      // The same matches as that search's, all old: counted, and their count kept as it
+      // was (with the epoch it was made at).
+      kept = unchanged->count;
+      task.repeated += kept;
+      task.class_counts.push_back(*unchanged);
+    } else if (!rewrite.guard) {
       // The program lists the new matches straight into the task's list and counts the
       // others.
       const MatchProgram::Found matches =

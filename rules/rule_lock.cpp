@@ -198,23 +198,16 @@ std::vector<std::string> unproved_instances(const RuleSet& rules, std::span<cons
   return out;
 }
 
-namespace {
+std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) {
+  return unproved_error(rules, std::span<const RuleLock>(&lock, 1));
+}
 
-std::optional<Error> error_naming(const std::vector<std::string>& missing) {
+std::optional<Error> unproved_error(const RuleSet& rules, std::span<const RuleLock> locks, const RuleLock& (*then)()) {
+  const std::vector<std::string> missing = unproved_instances(rules, locks, then);
   if (missing.empty()) return std::nullopt;
   std::string message = "rules not proved sound (run `eqsat verify-rules --write-lock`):";
   for (const std::string& m : missing) message += "\n  " + m;
   return Error{message};
-}
-
-}  // namespace
-
-std::optional<Error> unproved_error(const RuleSet& rules, const RuleLock& lock) {
-  return error_naming(unproved_instances(rules, lock));
-}
-
-std::optional<Error> unproved_error(const RuleSet& rules, std::span<const RuleLock> locks, const RuleLock& (*then)()) {
-  return error_naming(unproved_instances(rules, locks, then));
 }
 
 const RuleLock& builtin_rule_lock() {

@@ -16,6 +16,14 @@ RuleSet rules_of(const std::string& text) {
   return set;
 }
 
+// A lock that records every instance of `set` as proved (exact), digest and flags current.
+RuleLock lock_of(const RuleSet& set) {
+  RuleLock lock;
+  for (const Rule& rule : set.rules)
+    for (DType d : rule.dtypes) lock.entries.push_back({rule.name, d, "exact", rule_digest(rule, d), rule.fast_math});
+  return lock;
+}
+
 TEST(RuleDigest, IsStableAndCoversTheText) {
   const RuleSet a = rules_of("add-zero [index int]: x + 0 => x\n");
   const RuleSet b = rules_of("\n\nadd-zero [index int]: x + 0 => x  # moved\n");
@@ -31,10 +39,7 @@ TEST(RuleDigest, IsStableAndCoversTheText) {
 
 TEST(RuleLock, RoundTripsAndGatesLoading) {
   const RuleSet set = rules_of("add-zero [index INT8]: x + 0 => x\nsub-zero [index]: x - 0 => x\n");
-  RuleLock lock;
-  for (const Rule& rule : set.rules)
-    for (DType d : rule.dtypes) lock.entries.push_back({rule.name, d, "exact", rule_digest(rule, d)});
-  Result<RuleLock> parsed = parse_rule_lock(format_rule_lock(lock), "rules.lock");
+  Result<RuleLock> parsed = parse_rule_lock(format_rule_lock(lock_of(set)), "rules.lock");
   ASSERT_TRUE(parsed) << parsed.error().describe();
   EXPECT_EQ(parsed->entries.size(), 3u);
   EXPECT_TRUE(lock_differences(set, *parsed).empty());
@@ -80,20 +85,13 @@ TEST(RuleLock, RecordsTheFastMathFlags) {
   EXPECT_NE(diffs[0].find("proved under fast-math {} but the rule needs {nsz}"), std::string::npos) << diffs[0];
 }
 
-RuleLock lock_of(const RuleSet& set) {
-  RuleLock lock;
-  for (const Rule& rule : set.rules)
-    for (DType d : rule.dtypes) lock.entries.push_back({rule.name, d, "exact", rule_digest(rule, d), rule.fast_math});
-  return lock;
-}
-
 // A user's rule may share a name with a catalogue rule: the lock given for it proves
 // it, though the catalogue's lock holds another 'add-zero' (before, the first entry of a
 // name in all the locks put together was the only one looked at, and the rule was
 // refused).
 TEST(RuleLock, EachLockProvesItsOwnRulesWhateverTheOthersHoldOfTheirName) {
   const RuleSet mine = rules_of("add-zero [index]: 0 + x => x\n");
-  const RuleLock catalogue = builtin_rule_lock();
+  const RuleLock& catalogue = builtin_rule_lock();
   ASSERT_TRUE(catalogue.find("add-zero", DType::Index));
   EXPECT_TRUE(unproved_error(mine, catalogue));
   const std::vector<RuleLock> both{catalogue, lock_of(mine)};
