@@ -86,7 +86,7 @@ __attribute__((always_inline)) inline void op_range(const EGraph& egraph, const 
 }
 
 // Narrows the range [lo, hi) of one operation to the nodes whose first operand is `first`.
-void narrow_to_first_operand(ClassId first, const ENode*& lo, const ENode*& hi) {
+__attribute__((always_inline)) inline void narrow_to_first_operand(ClassId first, const ENode*& lo, const ENode*& hi) {
   lo = std::partition_point(lo, hi, [first](const ENode& n) { return n.children[0] < first; });
   hi = std::partition_point(lo, hi, [first](const ENode& n) { return n.children[0] == first; });
 }
@@ -191,6 +191,25 @@ MatchProgram::MatchProgram(const Pattern& pattern, const std::vector<PatternVar>
     }
     if (countable) count_from_ = from;
   }
+  // The last scan lists its matches in a loop of its own (a ListingScan) if its rest
+  // allows. (Made last: the analyses above take it for the scan it is.)
+  uint32_t listing_scan = kDone;
+  if (last_scan != kDone) {
+    const Instr& scan = code_[last_scan];
+    bool tail = true;
+    for (uint32_t pc = last_scan + 1; tail && code_[pc].kind != Instr::Kind::Yield; ++pc) {
+      const Instr& instr = code_[pc];
+      if (instr.kind == Instr::Kind::Bind && instr.in >= scan.out && instr.in < scan.out + scan.arity &&
+          !instr.check_dtype && !instr.const_only) {
+        tail_operands_[tail_binds_] = static_cast<uint8_t>(instr.in - scan.out);
+        tail_vars_[tail_binds_] = instr.var;
+        ++tail_binds_;
+      } else {
+        tail = instr.kind == Instr::Kind::Check && instr.in == scan.out && instr.var == scan.var;
+      }
+    }
+    if (tail) listing_scan = last_scan;
+  }
   // Two levels (two_levels): the first scan is of the class searched (register 0), the
   // others of the registers it wrote; nothing reads a class's facts.
   two_levels_ = distinct_ && code_[0].kind == Instr::Kind::Scan;
@@ -209,6 +228,7 @@ MatchProgram::MatchProgram(const Pattern& pattern, const std::vector<PatternVar>
         break;
     }
   }
+  if (listing_scan != kDone) code_[listing_scan].kind = Instr::Kind::ListingScan;
 }
 
 void MatchProgram::compile(const Pattern& pattern, const std::vector<PatternVar>& vars, uint32_t p, uint16_t reg,
@@ -274,7 +294,7 @@ std::optional<std::size_t> MatchProgram::count_old(const EGraph& egraph, const O
   std::size_t total = 1;
   for (std::size_t pc = count_from_; pc < code_.size(); ++pc) {
     const Instr& instr = code_[pc];
-    if (instr.kind != Instr::Kind::Scan) continue;
+    if (instr.kind != Instr::Kind::Scan && instr.kind != Instr::Kind::ListingScan) continue;
     // Both operand orders of a node would be two matches, or one: not counted here.
     if (instr.commutes && egraph.builtin_commutativity()) return std::nullopt;
     const ClassId in = regs[instr.in];
@@ -345,6 +365,26 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
     frame.swap_pending = frame.swaps && node.children[0] != node.children[1];
     return true;
   };
+  // At the first scan of the countable rest, when nothing read so far is newer than the
+  // last search: counts the rest's matches, if all of them are as old (count_old).
+  auto counts_the_rest = [&](uint32_t pc) __attribute__((always_inline)) {
+    if (pc != count_from_ || !counting || newest > seen) return false;
+    const std::optional<std::size_t> old = count_old(egraph, runs, regs, seen);
+    if (old) found.counted += *old;
+    return old.has_value();
+  };
+  // Sets up the scan `instr` of its class's nodes (before the first is taken).
+  auto start_scan = [&](const Instr& instr) __attribute__((always_inline))->Frame& {
+    Frame& frame = frames[instr.frame];
+    const ClassId in = regs[instr.in];
+    assert(egraph.find(in) == in && "a program runs on a rebuilt e-graph");
+    op_range(egraph, runs, in, instr.op, instr.dtype, frame.next, frame.end);
+    frame.swaps = sorts && instr.commutes;
+    if (instr.var != kNoKey && !frame.swaps) narrow_to_first_operand(binding[instr.var], frame.next, frame.end);
+    frame.outer = newest;
+    frame.swap_pending = false;
+    return frame;
+  };
   uint32_t pc = 0;
   // Resumes the last scan at or before `from` that has a choice left; false when none has.
   auto backtrack = [&](uint32_t from) __attribute__((always_inline)) {
@@ -362,23 +402,46 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
     bool failed = false;
     switch (instr.kind) {
       case Instr::Kind::Scan: {
-        if (pc == count_from_ && counting && newest <= seen) {
-          if (const std::optional<std::size_t> old = count_old(egraph, runs, regs, seen)) {
-            found.counted += *old;
-            failed = true;
-            break;
-          }
+        if (counts_the_rest(pc)) {
+          failed = true;
+          break;
         }
-        Frame& frame = frames[instr.frame];
-        const ClassId in = regs[instr.in];
-        assert(egraph.find(in) == in && "a program runs on a rebuilt e-graph");
-        op_range(egraph, runs, in, instr.op, instr.dtype, frame.next, frame.end);
-        frame.swaps = sorts && instr.commutes;
-        if (instr.var != kNoKey && !frame.swaps) narrow_to_first_operand(binding[instr.var], frame.next, frame.end);
-        frame.outer = newest;
-        frame.swap_pending = false;
+        start_scan(instr);
         if (!backtrack(pc)) return found;
         continue;
+      }
+      case Instr::Kind::ListingScan: {
+        if (counts_the_rest(pc)) {
+          failed = true;
+          break;
+        }
+        Frame& frame = start_scan(instr);
+        // (None or one node: through the instructions, which cost less than the list's
+        // two resizes. Both operand orders of each node: through the instructions.)
+        if (frame.swaps || frame.end - frame.next < 2) {
+          if (!backtrack(pc)) return found;
+          continue;
+        }
+        // Each node is a match, listed here: the same matches in the same order as
+        // through the instructions after the scan, in a step per node instead of four
+        // (`x + (y + z)` lists most of `pos 3`'s matches this way).
+        const std::size_t first = ids.size();
+        ids.resize(first + static_cast<std::size_t>(frame.end - frame.next) * width_);
+        ClassId* out = ids.data() + first;
+        for (const ENode* node = frame.next; node != frame.end; ++node) {
+          const uint32_t at = std::max<uint32_t>(frame.outer, node->*instr.epoch);
+          if (counting && at <= seen) {
+            ++found.counted;
+            continue;
+          }
+          for (uint8_t k = 0; k < tail_binds_; ++k) binding[tail_vars_[k]] = node->children[tail_operands_[k]];
+          out = std::copy_n(binding, width_, out);
+          if (newest_out) newest_out->push_back(at);
+          ++found.listed;
+        }
+        ids.resize(static_cast<std::size_t>(out - ids.data()));
+        failed = true;
+        break;
       }
       case Instr::Kind::Bind: {
         const ClassId in = regs[instr.in];
@@ -464,10 +527,12 @@ std::string MatchProgram::listing() const {
     out += std::to_string(pc) + ": ";
     switch (instr.kind) {
       case Instr::Kind::Scan:
+      case Instr::Kind::ListingScan:
         out += "scan " + reg(instr.in) + " " + std::string(op_info(instr.op).name) + "." +
                std::string(dtype_name(instr.dtype)) + " ->";
         for (uint16_t k = 0; k < instr.arity; ++k) out += " " + reg(static_cast<uint16_t>(instr.out + k));
         if (instr.var != kNoKey) out += " (first operand " + var(instr.var) + ")";
+        if (instr.kind == Instr::Kind::ListingScan) out += " (lists each node)";
         break;
       case Instr::Kind::Bind:
         out += "bind " + var(instr.var) + " = " + reg(instr.in);

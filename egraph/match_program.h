@@ -17,7 +17,10 @@
 // checks (a repeated variable, a constant, a dtype) and sends the run back to the last
 // scan when the check fails. So a run is a loop over an explicit stack of scan
 // positions, with the matched classes written straight into the caller's flat list: no
-// recursion, no closures, no substitution copied per match.
+// recursion, no closures, no substitution copied per match. And where every node of the
+// last scan is a match (all that follows it binds its operands, as in `x + (y + z)`),
+// that scan lists its nodes' matches in a loop of its own (a ListingScan), a step per
+// match instead of four.
 //
 // Two things come with compiling:
 //   - A scan whose first operand is a variable bound earlier (the `x` of `x * z` in
@@ -40,6 +43,7 @@
 // dtype check.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,7 +97,10 @@ class MatchProgram {
  private:
   struct Instr {
     enum class Kind : uint8_t {
-      Scan,   // the nodes of (op, dtype) in class `in`, their operands into `out`...
+      Scan,  // the nodes of (op, dtype) in class `in`, their operands into `out`...
+      // A scan whose every node is a match, listed by the scan itself (set once the
+      // program is compiled, see tail_operands_)
+      ListingScan,
       Bind,   // variable `var` = class `in` (its first occurrence)
       Check,  // variable `var` == class `in` (a later occurrence)
       Const,  // class `in` has the known value constants_[constant]
@@ -139,7 +146,15 @@ class MatchProgram {
   // nodes: see run), so matches are counted as they are found.
   bool distinct_ = false;
   uint32_t count_from_ = kDone;  // the first instruction of the countable rest, if any
-  bool two_levels_ = false;      // see two_levels()
+  // The last scan is a ListingScan if each of its nodes is a match once reached: what
+  // follows it only binds variables to its operands (with no dtype or fact to check),
+  // or checks its first operand against the variable it narrowed its nodes to, which
+  // each passes. It lists its matches in a loop of its own (execute), binding variable
+  // tail_vars_[k] to operand tail_operands_[k], for k < tail_binds_.
+  uint8_t tail_binds_ = 0;
+  std::array<uint8_t, NodeChildren::kCapacity> tail_operands_{};
+  std::array<uint32_t, NodeChildren::kCapacity> tail_vars_{};
+  bool two_levels_ = false;  // see two_levels()
 };
 
 }  // namespace eqsat

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -37,7 +38,7 @@ TEST(MatchProgram, ScansOperationsBindsVariablesAndCountsTheLinearRest) {
   EXPECT_EQ(program.listing(),
             "0: scan r0 mul.INDEX -> r1 r2\n"
             "1: bind v0 = r1\n"
-            "2: scan r2 add.INDEX -> r3 r4  [counted from here]\n"
+            "2: scan r2 add.INDEX -> r3 r4 (lists each node)  [counted from here]\n"
             "3: bind v1 = r3\n"
             "4: bind v2 = r4\n"
             "5: yield\n");
@@ -52,10 +53,27 @@ TEST(MatchProgram, ARepeatedVariableNarrowsTheScanOfItsSecondOccurrence) {
             "1: scan r1 mul.INDEX -> r3 r4\n"
             "2: bind v0 = r3\n"
             "3: bind v1 = r4\n"
-            "4: scan r2 mul.INDEX -> r5 r6 (first operand v0)\n"
+            "4: scan r2 mul.INDEX -> r5 r6 (first operand v0) (lists each node)\n"
             "5: check v0 == r5\n"
             "6: bind v2 = r6\n"
             "7: yield\n");
+}
+
+TEST(MatchProgram, ListsEachNodeOfALastScanThatOnlyBindsWhatFollows) {
+  const Expr x = var("x"), y = var("y"), z = var("z");
+  auto lists_each_node = [](const Expr& lhs, const std::vector<PatternVar>& vars = kXyz) {
+    return MatchProgram(Pattern::from_expr(lhs, vars), vars).listing().find("(lists each node)") != std::string::npos;
+  };
+  EXPECT_TRUE(lists_each_node(bin(Op::Add, x, y)));
+  EXPECT_TRUE(lists_each_node(bin(Op::Add, x, bin(Op::Add, y, z))));
+  // A bind after it that checks (a constant-only variable, a dtype), a constant, a
+  // repeated variable it did not narrow its nodes to: each node is no match by itself.
+  const std::vector<PatternVar> constant_y = {{"x", DType::Index, false}, {"y", DType::Index, true}};
+  EXPECT_FALSE(lists_each_node(bin(Op::Add, x, y), constant_y));
+  EXPECT_FALSE(lists_each_node(bin(Op::Lt, x, y)));
+  EXPECT_FALSE(lists_each_node(bin(Op::Add, x, lit(0))));
+  EXPECT_FALSE(lists_each_node(bin(Op::Add, x, x)));
+  EXPECT_FALSE(lists_each_node(bin(Op::Mul, x, bin(Op::Add, y, x))));
 }
 
 TEST(MatchProgram, KnowsWhetherItReadsTwoLevelsOnly) {
@@ -287,6 +305,63 @@ TEST(MatchProgram, AMovedNodeIsOldAtTheRootAndNewBelowIt) {
   listed.clear();
   ASSERT_EQ(assoc_add.run(g, above, MatchProgram::kListAll, listed, &newest).listed, 1u);
   EXPECT_GT(newest[0], seen);
+}
+
+// The matches of `pattern` in class `id` found the slow way, independently of the
+// programs: every node of the operation in the class, then its operands' classes in turn
+// (`todo`, pattern node and class), a variable bound on its first occurrence and
+// compared on the others, a constant found as its class's known value.
+void reference_matches(const EGraph& g, const Pattern& pattern, std::vector<std::pair<uint32_t, ClassId>> todo,
+                       std::vector<ClassId> subst, std::set<std::vector<ClassId>>& found) {
+  if (todo.empty()) {
+    found.insert(subst);
+    return;
+  }
+  const auto [p, id] = todo.back();
+  todo.pop_back();
+  const PatternNode& pnode = pattern.nodes[p];
+  if (pnode.kind == PatternNode::Kind::Var) {
+    if (subst[pnode.var].valid() && subst[pnode.var] != id) return;
+    subst[pnode.var] = id;
+    reference_matches(g, pattern, std::move(todo), std::move(subst), found);
+    return;
+  }
+  if (pnode.kind == PatternNode::Kind::Const) {
+    const std::optional<Value>& known = g.data(g.eclass(id)).constant;
+    if (known && *known == pattern.value_of(pnode))
+      reference_matches(g, pattern, std::move(todo), std::move(subst), found);
+    return;
+  }
+  for (const ENode& node : g.eclass(id).nodes) {
+    if (node.op != pnode.op || node.dtype != pnode.dtype) continue;
+    std::vector<std::pair<uint32_t, ClassId>> next = todo;
+    for (std::size_t i = 0; i < pnode.children.size(); ++i) next.emplace_back(pnode.children[i], node.children[i]);
+    reference_matches(g, pattern, std::move(next), subst, found);
+  }
+}
+
+TEST(MatchProgram, FindsEveryMatchTheSlowWayFinds) {
+  // Over e-graphs part way to saturation, the programs of the workload rules (those
+  // whose last scan lists each node, `x + y`, `x + (y + z)`, `x * y + x * z`, and
+  // `x + 0`) list each match of each class once, and no other.
+  const std::vector<Rewrite> rules = workload_rules();
+  for (std::size_t iterations = 1; iterations <= 5; ++iterations) {
+    const EGraph g = saturated_part_way(rules, false, iterations);
+    for (const Rewrite& rule : rules) {
+      const MatchProgram program(rule.lhs, rule.vars);
+      for (ClassId id : g.class_ids()) {
+        std::vector<ClassId> ids;
+        const std::size_t listed = program.run(g, id, MatchProgram::kListAll, ids).listed;
+        std::set<std::vector<ClassId>> found;
+        for (std::size_t m = 0; m < listed; ++m)
+          found.emplace(ids.begin() + m * program.width(), ids.begin() + (m + 1) * program.width());
+        EXPECT_EQ(found.size(), listed) << rule.name << ": a match listed twice";
+        std::set<std::vector<ClassId>> expected;
+        reference_matches(g, rule.lhs, {{rule.lhs.root, id}}, std::vector<ClassId>(program.width()), expected);
+        EXPECT_EQ(found, expected) << rule.name << " in class " << id.value << " after " << iterations;
+      }
+    }
+  }
 }
 
 TEST(MatchProgram, FindsWhatTheSameSearchWithoutTheNarrowedScanFinds) {
