@@ -146,6 +146,37 @@ std::size_t order_matches(std::vector<ClassId>& ids, std::size_t start, std::siz
 
 }  // namespace
 
+// Where a scan of a running program is: the rest of its range, the node chosen, whether
+// that node's other operand order is still to come, the epoch of what was read before
+// it. (Set when the scan starts.)
+struct MatchProgram::Frame {
+  const ENode* next;
+  const ENode* end;
+  const ENode* node;
+  // With a partner (Instr::partner): the partner's nodes, from the first whose first
+  // operand is not below that of the node chosen.
+  const ENode* partner;
+  const ENode* partner_end;
+  uint32_t outer;
+  bool swaps;
+  bool swap_pending;
+  bool partnered;
+};
+
+// Moves a partnered scan's `next` to its next node whose first operand is among the
+// partner's; false if there is none. Both lists are sorted by first operand: the nodes
+// without a partner are passed over in one walk of the two, not a scan of the partner's
+// nodes for each. (Out of line: inline, it made every program's steps slower.)
+bool MatchProgram::skip_to_partnered(Frame& frame) {
+  for (; frame.next != frame.end; ++frame.next) {
+    const ClassId first = frame.next->children[0];
+    while (frame.partner != frame.partner_end && frame.partner->children[0] < first) ++frame.partner;
+    if (frame.partner == frame.partner_end) return false;
+    if (frame.partner->children[0] == first) return true;
+  }
+  return false;
+}
+
 MatchProgram::MatchProgram(const Pattern& pattern, const std::vector<PatternVar>& vars) : width_(vars.size()) {
   distinct_ = std::none_of(pattern.nodes.begin(), pattern.nodes.end(),
                            [](const PatternNode& node) { return node.kind == PatternNode::Kind::Const; });
@@ -167,6 +198,24 @@ MatchProgram::MatchProgram(const Pattern& pattern, const std::vector<PatternVar>
     const Instr& instr = code_[pc];
     if (instr.kind != Instr::Kind::Scan) continue;
     for (uint16_t k = 0; k < instr.arity; ++k) written_at[instr.out + k] = pc;
+  }
+  // Partners (Instr::partner): a scan narrowed by a variable bound to the first operand
+  // of an earlier scan, over a class known before that one (`x * y + x * z`: the second
+  // `*` for the first).
+  // (A variable is bound before any scan narrowed by it: bound_by[v] is the scan whose
+  // first operand v is, if it is one.)
+  std::vector<uint32_t> bound_by(width_, kDone);
+  for (uint32_t pc = 0; pc < code_.size(); ++pc) {
+    const Instr& instr = code_[pc];
+    if (instr.kind == Instr::Kind::Bind && instr.in != 0 && code_[written_at[instr.in]].out == instr.in) {
+      bound_by[instr.var] = written_at[instr.in];
+    } else if (instr.kind == Instr::Kind::Scan && instr.var != kNoKey && bound_by[instr.var] != kDone) {
+      Instr& scan = code_[bound_by[instr.var]];
+      if ((instr.in == 0 || written_at[instr.in] < bound_by[instr.var]) && scan.partner == kDone) {
+        scan.partner = pc;
+        has_partners_ = true;
+      }
+    }
   }
   // The countable rest (see the header): only scans of registers written before it,
   // binds of variables without a check, the yield; and a scan at least. No two ways
@@ -308,19 +357,9 @@ std::optional<std::size_t> MatchProgram::count_old(const EGraph& egraph, const O
   return total;
 }
 
+template <bool kPartners>
 MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* runs, ClassId root, uint32_t seen,
                                           std::vector<ClassId>& ids, std::vector<uint32_t>* newest_out) const {
-  // Where a scan is: the rest of its range, the node chosen, whether that node's other
-  // operand order is still to come, the epoch of what was read before it.
-  // (Set when the scan starts.)
-  struct Frame {
-    const ENode* next;
-    const ENode* end;
-    const ENode* node;
-    uint32_t outer;
-    bool swaps;
-    bool swap_pending;
-  };
   // Registers, scan positions and variables on the stack: left uninitialized, as each is
   // written before it is read (but the variables, which a match lists all of).
   constexpr std::size_t kOnStack = 16;
@@ -357,6 +396,7 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
       newest = std::max<uint32_t>(frame.outer, frame.node->*instr.epoch);
       return true;
     }
+    if (kPartners && frame.partnered && !skip_to_partnered(frame)) return false;
     if (frame.next == frame.end) return false;
     const ENode& node = *frame.next++;
     frame.node = &node;
@@ -383,6 +423,12 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
     if (instr.var != kNoKey && !frame.swaps) narrow_to_first_operand(binding[instr.var], frame.next, frame.end);
     frame.outer = newest;
     frame.swap_pending = false;
+    // (A scan of one node or none has nothing to pass over.)
+    frame.partnered = kPartners && instr.partner != kDone && !frame.swaps && frame.end - frame.next > 1;
+    if (frame.partnered) {
+      const Instr& partner = code_[instr.partner];
+      op_range(egraph, runs, regs[partner.in], partner.op, partner.dtype, frame.partner, frame.partner_end);
+    }
     return frame;
   };
   uint32_t pc = 0;
@@ -471,7 +517,8 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
         if (counting && newest <= seen) {
           ++found.counted;
         } else {
-          ids.insert(ids.end(), binding, binding + width_);
+          // (A push per variable: a range insert was a call per match, not inlined.)
+          for (std::size_t v = 0; v < width_; ++v) ids.push_back(binding[v]);
           if (newest_out) newest_out->push_back(newest);
           ++found.listed;
         }
@@ -532,6 +579,7 @@ std::string MatchProgram::listing() const {
                std::string(dtype_name(instr.dtype)) + " ->";
         for (uint16_t k = 0; k < instr.arity; ++k) out += " " + reg(static_cast<uint16_t>(instr.out + k));
         if (instr.var != kNoKey) out += " (first operand " + var(instr.var) + ")";
+        if (instr.partner != kDone) out += " (first operands in " + std::to_string(instr.partner) + "'s)";
         if (instr.kind == Instr::Kind::ListingScan) out += " (lists each node)";
         break;
       case Instr::Kind::Bind:

@@ -22,10 +22,14 @@
 // that scan lists its nodes' matches in a loop of its own (a ListingScan), a step per
 // match instead of four.
 //
-// Two things come with compiling:
+// Three things come with compiling:
 //   - A scan whose first operand is a variable bound earlier (the `x` of `x * z` in
 //     `x * y + x * z`) goes through the nodes whose first operand is that class only,
 //     one range of the sorted list (when the e-graph does not sort its operands).
+//     And the scan that bound it (the `x * y`), when the narrowed one's class is known
+//     before it (the `+`'s second operand), is its partner's: it passes over its nodes
+//     whose first operand no node of the narrowed scan has, in one walk of the two
+//     sorted lists, instead of trying each (Instr::partner).
 //   - Semi-naive counting (egraph/runner.cpp, SearchMemory): a match that reads nothing
 //     newer than the last search of its rewrite is counted, not listed. Its root node
 //     is as old as its form (`formed_at`: a node a merge moved without changing it
@@ -95,6 +99,9 @@ class MatchProgram {
   std::string listing() const;
 
  private:
+  static constexpr uint32_t kDone = static_cast<uint32_t>(-1);
+  static constexpr uint32_t kNoKey = static_cast<uint32_t>(-1);
+
   struct Instr {
     enum class Kind : uint8_t {
       Scan,  // the nodes of (op, dtype) in class `in`, their operands into `out`...
@@ -119,13 +126,15 @@ class MatchProgram {
     uint32_t var = 0;            // Bind, Check; Scan: kNoKey or the variable its first operand must be
     uint32_t constant = 0;       // Const
     uint32_t back = 0;           // where a failure resumes: the last scan before (kDone if none)
+    // Scan: a later scan (kDone if none) over a class known before this one, narrowed to
+    // the nodes whose first operand is this scan's first operand: only the nodes of this
+    // scan whose first operand is among that scan's have matches (execute).
+    uint32_t partner = kDone;
     // Scan: the epoch a chosen node adds to the match's (egraph/enode.h): `formed_at`
     // for the scan of the root (register 0), `added_at` below it. (A member pointer,
     // not a test of `in` per node: the scan's inner step stays small enough to inline.)
     uint16_t ENode::*epoch = &ENode::added_at;
   };
-  static constexpr uint32_t kDone = static_cast<uint32_t>(-1);
-  static constexpr uint32_t kNoKey = static_cast<uint32_t>(-1);
 
   void compile(const Pattern& pattern, const std::vector<PatternVar>& vars, uint32_t p, uint16_t reg,
                std::vector<bool>& bound, std::optional<DType> implied);
@@ -134,8 +143,20 @@ class MatchProgram {
   // nothing.
   std::optional<std::size_t> count_old(const EGraph& egraph, const OpRuns* runs, const ClassId* regs,
                                        uint32_t seen) const;
+  // Where a scan of a running program is (match_program.cpp).
+  struct Frame;
+  // Moves a partnered scan to its next node with a partner; false if none is left.
+  __attribute__((noinline)) static bool skip_to_partnered(Frame& frame);
+  // The program's run (see run), with the partners' walk if kPartners: a program
+  // without partners runs without a test for them at each step.
+  template <bool kPartners>
   Found execute(const EGraph& egraph, const OpRuns* runs, ClassId root, uint32_t seen, std::vector<ClassId>& ids,
                 std::vector<uint32_t>* newest) const;
+  Found execute(const EGraph& egraph, const OpRuns* runs, ClassId root, uint32_t seen, std::vector<ClassId>& ids,
+                std::vector<uint32_t>* newest) const {
+    return has_partners_ ? execute<true>(egraph, runs, root, seen, ids, newest)
+                         : execute<false>(egraph, runs, root, seen, ids, newest);
+  }
 
   std::vector<Instr> code_;
   std::vector<Value> constants_;
@@ -146,6 +167,7 @@ class MatchProgram {
   // nodes: see run), so matches are counted as they are found.
   bool distinct_ = false;
   uint32_t count_from_ = kDone;  // the first instruction of the countable rest, if any
+  bool has_partners_ = false;    // some scan has a partner (Instr::partner)
   // The last scan is a ListingScan if each of its nodes is a match once reached: what
   // follows it only binds variables to its operands (with no dtype or fact to check),
   // or checks its first operand against the variable it narrowed its nodes to, which

@@ -50,7 +50,7 @@ TEST(MatchProgram, ARepeatedVariableNarrowsTheScanOfItsSecondOccurrence) {
   // The second `*` is scanned only among the nodes whose first operand is x's class.
   EXPECT_EQ(program.listing(),
             "0: scan r0 add.INDEX -> r1 r2\n"
-            "1: scan r1 mul.INDEX -> r3 r4\n"
+            "1: scan r1 mul.INDEX -> r3 r4 (first operands in 4's)\n"
             "2: bind v0 = r3\n"
             "3: bind v1 = r4\n"
             "4: scan r2 mul.INDEX -> r5 r6 (first operand v0) (lists each node)\n"
