@@ -45,7 +45,7 @@ struct Probes {
   // Every probe is made before any class is found, so that their waits overlap.
   void run(const EGraph& egraph) {
     const std::size_t count = match.size();
-    recorded.assign(count, ClassId());
+    recorded.resize(count);  // each written below
     for (std::size_t p = 0; p < count; ++p) {
       if (p + kFetchAhead < count) egraph.prefetch_probe(home[p + kFetchAhead]);
       recorded[p] = egraph.probe_from(home[p], key[p]);
@@ -92,7 +92,9 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
   const PatternNode& root = pattern.root_node();
   for (std::size_t first = 0; first < count; first += kBlock) {
     const std::size_t block = std::min(kBlock, count - first);
-    classes.assign(block * n, ClassId());
+    // Each column written below (the root's is never read): filling the whole block
+    // first was 1% of `pos 3`'s instructions.
+    classes.resize(block * n);
     for (std::size_t i = 0; i < n; ++i) {
       const PatternNode& pnode = pattern.nodes[i];
       switch (pnode.kind) {
@@ -106,6 +108,8 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
           break;
       }
       if (i == pattern.root) continue;  // below
+      // (An instance with an operand missing is missing too: no probe, no class.)
+      for (std::size_t m = 0; m < block; ++m) classes[m * n + i] = ClassId();
       probes.clear();
       for (std::size_t m = 0; m < block; ++m) probes.add(egraph, m, pnode, classes.data() + m * n);
       probes.run(egraph);
