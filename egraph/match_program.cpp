@@ -423,8 +423,10 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
     if (instr.var != kNoKey && !frame.swaps) narrow_to_first_operand(binding[instr.var], frame.next, frame.end);
     frame.outer = newest;
     frame.swap_pending = false;
-    // (A scan of one node or none has nothing to pass over.)
-    frame.partnered = kPartners && instr.partner != kDone && !frame.swaps && frame.end - frame.next > 1;
+    // (A scan of one node or none has nothing to pass over. A partner that reads both
+    // operand orders is not narrowed to its first operand: none is passed over then.)
+    frame.partnered = kPartners && instr.partner != kDone && !frame.swaps && frame.end - frame.next > 1 &&
+                      !(sorts && code_[instr.partner].commutes);
     if (frame.partnered) {
       const Instr& partner = code_[instr.partner];
       op_range(egraph, runs, regs[partner.in], partner.op, partner.dtype, frame.partner, frame.partner_end);

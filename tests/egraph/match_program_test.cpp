@@ -364,6 +364,31 @@ TEST(MatchProgram, FindsEveryMatchTheSlowWayFinds) {
   }
 }
 
+TEST(MatchProgram, APartnerThatReadsBothOperandOrdersPassesNothingOver) {
+  // (x - y) + (x * z) with the e-graph sorting `*`'s operands: the `*` node of the
+  // match holds x's class second, so the `-` scan may not pass over its node for want
+  // of a `*` node whose first operand is x.
+  EGraph g;
+  g.set_builtin_commutativity(true);
+  const Expr a = var("a"), b = var("b"), c = var("c");
+  g.add_expr(c);  // c's class id is below a's: the product is stored as c * a
+  const ClassId root = g.add_expr(bin(Op::Add, bin(Op::Sub, a, b), bin(Op::Mul, c, a)));
+  g.add_expr(bin(Op::Sub, c, b));  // a second `-` node, so that the scan has two
+  g.merge(g.add_expr(bin(Op::Sub, c, b)), g.add_expr(bin(Op::Sub, a, b)));
+  g.rebuild();
+  const Expr x = var("x"), y = var("y"), z = var("z");
+  const Pattern lhs = Pattern::from_expr(bin(Op::Add, bin(Op::Sub, x, y), bin(Op::Mul, x, z)), kXyz);
+  const MatchProgram program(lhs, kXyz);
+  ASSERT_NE(program.listing().find("first operands in"), std::string::npos) << program.listing();
+  std::vector<ClassId> ids;
+  const std::size_t listed = program.run(g, root, MatchProgram::kListAll, ids).listed;
+  std::set<std::vector<ClassId>> found;
+  for (std::size_t m = 0; m < listed; ++m) found.emplace(ids.begin() + m * 3, ids.begin() + (m + 1) * 3);
+  const ClassId ca = g.find(g.add_var("a", DType::Index)), cb = g.find(g.add_var("b", DType::Index)),
+                cc = g.find(g.add_var("c", DType::Index));
+  EXPECT_EQ(found, (std::set<std::vector<ClassId>>{{ca, cb, cc}, {cc, cb, ca}}));
+}
+
 TEST(MatchProgram, FindsWhatTheSameSearchWithoutTheNarrowedScanFinds) {
   // x * y + x * z over classes where x's class is the first operand of some products and
   // the second of others: only the first kind match (built-in commutativity off).
