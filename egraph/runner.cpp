@@ -1,6 +1,5 @@
 #include "egraph/runner.h"
 
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -695,9 +694,11 @@ struct Scratch {
   // Buckets whose memory.searched_at is set (all others are kNever): a run resets these.
   std::vector<uint32_t> remembered;
   std::vector<TaskMatches> tasks;
-  // The lists a filtered search makes before the filter, one per thread
-  // (search_and_drop_present): a part's, freed after each search if large.
-  tbb::enumerable_thread_specific<TaskMatches> filter_buffers;
+  // The lists a filtered search makes before the filter, one per thread of the run's
+  // arena, by its slot there (search_and_drop_present): a part's, freed after each
+  // search if large. (A tbb::enumerable_thread_specific took TBB's own allocator, whose
+  // first use in a process touched about 40 pages: 0.4 ms of `pos 3`.)
+  std::vector<TaskMatches> filter_buffers;
   std::size_t tasks_touched = 0;  // tasks the run's iterations used (the others are empty)
   std::vector<Candidate> to_search;
   std::vector<uint32_t> searched_buckets;  // the rule index buckets an iteration searched
@@ -781,6 +782,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     Scratch& scratch;
     ~Release() {
       for (std::size_t t = 0; t < scratch.tasks_touched; ++t) release_large_match_list(scratch.tasks[t]);
+      for (TaskMatches& buffer : scratch.filter_buffers) release_large_match_list(buffer);
       scratch.tasks_touched = 0;
       scratch.in_use = false;
     }
@@ -958,17 +960,28 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // explanations on, every match records its edge, so none is dropped.
     const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
     PassTimes times;
+    const bool parallel_search = threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses;
+    if (filtering && scratch.filter_buffers.size() < std::max(threads, 1u))
+      scratch.filter_buffers.resize(std::max(threads, 1u));
+    // The thread's filter buffer: by its slot in the run's arena (0 to threads - 1),
+    // the first one on one thread.
+    auto filter_buffer = [&]() -> TaskMatches& {
+      if (!parallel_search) return scratch.filter_buffers[0];
+      const int slot = tbb::this_task_arena::current_thread_index();
+      assert(slot >= 0 && static_cast<unsigned>(slot) < threads);
+      return scratch.filter_buffers[static_cast<std::size_t>(slot)];
+    };
     auto run_task = [&](std::size_t t) {
       TaskMatches& task = tasks[t];
       if (filtering) {
-        search_and_drop_present(egraph, rewrites, *rule_index, op_index, task, scratch.filter_buffers.local(),
-                                limits_of[task.active], found[task.active], memory, times);
+        search_and_drop_present(egraph, rewrites, *rule_index, op_index, task, filter_buffer(), limits_of[task.active],
+                                found[task.active], memory, times);
       } else {
         search_task(egraph, rewrites, *rule_index, op_index, task, limits_of[task.active], found[task.active], memory);
         trim_match_list(task);
       }
     };
-    if (threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses) {
+    if (parallel_search) {
       run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
     } else {
       for (std::size_t t = 0; t < used; ++t) run_task(t);
@@ -1015,7 +1028,6 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
     // Changes from here on are newer than this search.
     egraph.advance_change_epoch();
-    for (TaskMatches& buffer : scratch.filter_buffers) release_large_match_list(buffer);
     {
       const double pass = seconds_since(phase);
       const auto search_ns = static_cast<double>(times.search_ns.load());
