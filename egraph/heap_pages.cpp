@@ -25,14 +25,13 @@ namespace {
 
 constexpr std::uintptr_t kPage = 4096;
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-// How far the heap grows past a request while HugeHeap::kForLargeEGraphs waits: the
+// How far the heap grows past a request while HugeHeap::kForLargeEGraphs waits. The
 // runner's next look populates the growth (populate_growth), and what the program
-// touched before that look faulted in one page at a time. With glibc's 128 KB (its
-// default M_TOP_PAD, mallopt(3)) most of
-// each step was touched by then; with 1 MB most of it is populated ahead. `pos 3`
-// faults 452 -> 289 pages and runs in 0.952x the time (512 KB: 390, 0.965x; 21 runs
-// alternated), for up to 1 MB more resident (295 -> 453 bytes per e-node); a batch of
-// the external corpora runs in the same time.
+// wrote before that look was faulted in a page at a time. With glibc's 128 KB (its
+// default M_TOP_PAD, mallopt(3)) most of each step was written by then; with 1 MB most
+// of it is populated first. `pos 3` faults 452 -> 289 pages and runs in 0.952x the
+// time (512 KB: 390, 0.965x; 21 runs alternated), for up to 1 MB more resident (295
+// -> 453 bytes per e-node); a batch of the external corpora runs in the same time.
 constexpr int kWaitingTopPad = 1 << 20;
 // How far the heap grows past what a request needs (M_TOP_PAD): large, so that it
 // grows rarely and each step is marked before most of it is touched. 8 MB left `sum 10`

@@ -40,9 +40,10 @@
 // While kForLargeEGraphs waits, the heap's growth in 4 KB pages is populated ahead
 // (madvise MADV_POPULATE_WRITE, Linux 5.14): by the runner's looks, for what the heap
 // grew since the last one (it grows 1 MB past each request meanwhile, so that most of
-// a step is still untouched at the look), and by a HeapAhead around a load of known size (the command
-// line's rules). A page populated so costs about 6 microseconds in all where its
-// first write would fault it in for 12 (`pos 3` faults 1,122 -> 905 pages, 0.94x).
+// a step is still untouched at the look), and by a HeapAhead around a load of known
+// size (the command line's rules). A page populated so costs about 6 microseconds in
+// all where its first write would fault it in for 12 (`pos 3` faults 1,122 -> 905
+// pages, 0.94x).
 #pragma once
 
 #include <cstddef>
