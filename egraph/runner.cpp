@@ -964,8 +964,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
     PassTimes times;
     const bool parallel_search = threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses;
-    if (filtering && scratch.filter_buffers.size() < std::max(threads, 1u))
-      scratch.filter_buffers.resize(std::max(threads, 1u));
+    if (const std::size_t slots = std::max(threads, 1u); filtering && scratch.filter_buffers.size() < slots)
+      scratch.filter_buffers.resize(slots);
     // The thread's filter buffer: by its slot in the run's arena (0 to threads - 1),
     // the first one on one thread.
     auto filter_buffer = [&]() -> TaskMatches& {
