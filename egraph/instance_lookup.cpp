@@ -63,15 +63,17 @@ struct Probes {
   }
 };
 
-}  // namespace
-
-void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs, std::size_t width,
-                    std::span<const ClassId> targets, std::vector<InstanceFound>& found) {
+// find_instances, and with kAfterMerges find_instances_after_merges.
+template <bool kAfterMerges>
+void find_instances_of(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs, std::size_t width,
+                       std::span<const ClassId> targets, std::vector<InstanceFound>& found) {
   using State = InstanceFound::State;
   const std::size_t count = targets.size();
   found.assign(count, InstanceFound{});
   const std::size_t n = pattern.nodes.size();
   if (n > kMaxNodes || pattern.root_node().kind != PatternNode::Kind::Op || egraph.probe_slots() == 0) {
+    // (instance_in_class reads the target's sorted node list, which merges unsort.)
+    if (kAfterMerges) return;
     for (std::size_t m = 0; m < count; ++m) {
       if (instance_in_class(egraph, pattern, substs.subspan(m * width, width), targets[m])) {
         found[m].state = State::InClass;
@@ -122,7 +124,7 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
     probes.run(egraph);
     probes.for_each_class(egraph, [&](std::size_t m, ClassId id) {
       InstanceFound& f = found[first + m];
-      if (id == egraph.find(targets[first + m])) {
+      if (id == (kAfterMerges ? targets[first + m] : egraph.find(targets[first + m]))) {
         f.state = State::InClass;
       } else if (id.valid()) {
         f.state = State::Elsewhere;
@@ -133,6 +135,19 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
       }
     });
   }
+}
+
+}  // namespace
+
+void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs, std::size_t width,
+                    std::span<const ClassId> targets, std::vector<InstanceFound>& found) {
+  find_instances_of<false>(egraph, pattern, substs, width, targets, found);
+}
+
+void find_instances_after_merges(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs,
+                                 std::size_t width, std::span<const ClassId> targets,
+                                 std::vector<InstanceFound>& found) {
+  find_instances_of<true>(egraph, pattern, substs, width, targets, found);
 }
 
 }  // namespace eqsat

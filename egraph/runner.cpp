@@ -55,7 +55,8 @@ std::string RunReport::to_json() const {
   for (std::size_t i = 0; i < per_iteration.size(); ++i) {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
-        << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied << ", \"merges\": " << it.merges
+        << ", \"matches\": " << it.matches << ", \"applied\": " << it.applied
+        << ", \"dropped_after_merges\": " << it.dropped_after_merges << ", \"merges\": " << it.merges
         << ", \"banned\": " << it.banned << ", \"nodes_after_apply\": " << it.nodes_after_apply
         << ", \"search_seconds\": " << it.search_seconds << ", \"filter_seconds\": " << it.filter_seconds
         << ", \"apply_seconds\": " << it.apply_seconds << ", \"rebuild_seconds\": " << it.rebuild_seconds << '}';
@@ -576,6 +577,130 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   task.listed = kept;
 }
 
+// After the apply's merges (the merges first, see run_rewrites), marks InClass the
+// matches of `task` (of a rewrite with right side `rhs`) that the filter found
+// RootMissing or Missing but that no longer need applying, and returns how many:
+// applying one would change nothing that the rebuild does not undo. They are of two
+// kinds:
+//   - copies of an earlier match of the task: the same instance in the same class,
+//     once their classes are canonical. The earlier one, applied first, puts the
+//     instance in place. (Found by a table of the matches a part of the task at a
+//     time, before any lookup.)
+//   - right sides the merges put in place, in the match's class: looked up again
+//     (find_instances_after_merges).
+// The merges of `sum 11` make most matches so: in its eighth iteration, 494,000 of the
+// 935,000 that the batch of new nodes would take are copies, and 174,000 more are in
+// place. Dropped here, by tasks on the run's threads, they are not looked up one at a
+// time in the serial batch (docs/performance.md, "Dropped after the merges"). What is
+// marked depends on the e-graph after the merges and on the task, so on no thread
+// count; the rest go to the apply as before.
+std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
+  using State = InstanceFound::State;
+  const PatternNode& root = rhs.root_node();
+  if (task.found.empty() || root.kind != PatternNode::Kind::Op) return 0;
+  std::size_t dropped = 0;
+  // The matches of one state, canonical: row j of `substs` (`width` classes) and
+  // targets[j], match which[j] of the task.
+  struct Rows {
+    std::size_t width = 0;
+    std::vector<ClassId> substs, targets;
+    std::vector<uint32_t> which;
+    std::size_t count = 0;
+    std::span<ClassId> row(std::size_t j) { return std::span<ClassId>(substs.data() + j * width, width); }
+  };
+  thread_local Rows root_rows, missing_rows;
+  thread_local Pattern root_alone;  // the root over variables: a RootMissing match's ids are its operands
+  thread_local std::vector<InstanceFound> found;
+  thread_local std::vector<uint32_t> seen;  // an open-addressing set of rows (+1; 0 empty)
+  const std::size_t arity = root.children.size();
+  root_alone.nodes.clear();
+  for (std::size_t k = 0; k < arity; ++k) {
+    PatternNode& var = root_alone.nodes.emplace_back();
+    var.kind = PatternNode::Kind::Var;
+    var.var = static_cast<uint32_t>(k);
+    var.dtype = rhs.nodes[root.children[k]].dtype;
+  }
+  PatternNode& top = root_alone.nodes.emplace_back(root);
+  top.children = {};
+  for (std::size_t k = 0; k < arity; ++k) top.children.push_back(static_cast<uint32_t>(k));
+  root_alone.root = static_cast<uint32_t>(arity);
+
+  // Matches taken at once: the thread keeps the lists below, about 500 KB.
+  constexpr std::size_t kChunk = std::size_t{1} << 13;
+  root_rows.width = arity;
+  missing_rows.width = task.width;
+  for (Rows* rows : {&root_rows, &missing_rows}) {
+    rows->substs.resize(kChunk * rows->width);
+    rows->targets.resize(kChunk);
+    rows->which.resize(kChunk);
+    rows->count = 0;
+  }
+  auto drop = [&](Rows& rows) {
+    const std::size_t count = rows.count;
+    rows.count = 0;
+    if (count == 0) return;
+    // Copies of an earlier match first (no lookup for them): the rows of the first of
+    // each kind are moved up to the front, `unique` of them.
+    auto hash_of = [&](std::size_t j) {
+      uint64_t h = rows.targets[j].value * 0x9e3779b97f4a7c15ull;
+      for (const ClassId id : rows.row(j)) h = (h ^ id.value) * 0xff51afd7ed558ccdull;
+      return h ^ (h >> 29);
+    };
+    const std::size_t slots = std::bit_ceil(2 * count);
+    seen.assign(slots, 0);
+    std::size_t unique = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+      for (std::size_t slot = hash_of(j) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+        if (seen[slot] == 0) {
+          seen[slot] = static_cast<uint32_t>(unique + 1);
+          if (unique != j) {
+            std::ranges::copy(rows.row(j), rows.row(unique).begin());
+            rows.targets[unique] = rows.targets[j];
+            rows.which[unique] = rows.which[j];
+          }
+          ++unique;
+          break;
+        }
+        const std::size_t earlier = seen[slot] - 1;
+        if (rows.targets[earlier] == rows.targets[j] && std::ranges::equal(rows.row(earlier), rows.row(j))) {
+          task.found[rows.which[j]] = State::InClass;
+          ++dropped;
+          break;
+        }
+      }
+    }
+    // Then what the merges put in place.
+    find_instances_after_merges(egraph, &rows == &root_rows ? root_alone : rhs,
+                                std::span<const ClassId>(rows.substs.data(), unique * rows.width), rows.width,
+                                std::span<const ClassId>(rows.targets.data(), unique), found);
+    for (std::size_t u = 0; u < unique; ++u) {
+      if (found[u].state == State::InClass) {
+        task.found[rows.which[u]] = State::InClass;
+        ++dropped;
+      }
+    }
+  };
+  // The rows of both states in one pass, the classes canonical.
+  std::size_t index = 0;
+  for (const MatchRun& run : task.runs) {
+    const ClassId target = egraph.find(run.eclass);
+    for (uint32_t i = 0; i < run.count; ++i, ++index) {
+      const State state = task.found[index];
+      if (state != State::RootMissing && state != State::Missing) continue;
+      Rows& rows = state == State::RootMissing ? root_rows : missing_rows;
+      const ClassId* ids = task.flat.data() + index * task.width;
+      ClassId* row = rows.substs.data() + rows.count * rows.width;
+      for (std::size_t k = 0; k < rows.width; ++k) row[k] = egraph.find(ids[k]);
+      rows.targets[rows.count] = target;
+      rows.which[rows.count] = static_cast<uint32_t>(index);
+      if (++rows.count == kChunk) drop(rows);
+    }
+  }
+  drop(root_rows);
+  drop(missing_rows);
+  return dropped;
+}
+
 // The time an iteration's tasks spent searching and filtering, summed over threads:
 // the two are one pass when the matches are filtered (search_and_drop_present), and
 // the report splits the pass's wall-clock time between them in this proportion.
@@ -1066,7 +1191,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         case Pass::Merges:
           return state == InstanceFound::State::Elsewhere;
         case Pass::Apply:
-          return !merges_first || state != InstanceFound::State::Elsewhere;
+          // (InClass: marked by drop_placed_by_merges.)
+          return state != InstanceFound::State::InClass && (!merges_first || state != InstanceFound::State::Elsewhere);
       }
       return true;
     };
@@ -1273,6 +1399,22 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
                                        InstanceFound::State state) {
         return applied_one(a, apply_match(egraph, rewrites[r], eclass, match_ids, state)) && keep_going();
       });
+    }
+    if (batching && !cut) {
+      // What the merges put in place is dropped before the batch (drop_placed_by_merges).
+      std::atomic<std::size_t> dropped{0};
+      auto drop_task = [&](std::size_t t) {
+        TaskMatches& task = tasks[t];
+        if (applied[task.active]) {
+          dropped.fetch_add(drop_placed_by_merges(egraph, rewrites[task.rewrite].rhs, task), std::memory_order_relaxed);
+        }
+      };
+      if (threads > 1 && used > 1) {
+        run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, drop_task); });
+      } else {
+        for (std::size_t t = 0; t < used; ++t) drop_task(t);
+      }
+      stats.dropped_after_merges = dropped.load();
     }
     if (!cut) {
       for_each_match(Pass::Apply, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,

@@ -55,6 +55,11 @@ struct IterationStats {
   // Of those, the matches applied: not found by an earlier search already (the simple
   // scheduler's semi-naive apply) and with a right side not yet in place.
   std::size_t applied = 0;
+  // Matches the filter kept but the apply dropped after its merges, before its batch of
+  // new nodes: their right side was in place by then, or they were copies of an earlier
+  // match of the same rewrite (egraph/runner.cpp, drop_placed_by_merges). Not in
+  // `applied`.
+  std::size_t dropped_after_merges = 0;
   // Applications that changed the e-graph: added a node or made two classes equal.
   // Matches whose right side was in place already are not applied (egraph/runner.cpp,
   // drop_present) and count for nothing; an iteration with no merge changed nothing.

@@ -59,6 +59,48 @@ TEST(FindInstances, SaysWhereTheRightSideIsAndWhatItsApplyNeeds) {
   EXPECT_EQ(find_one(g, with_zero, {a}, a)[0].state, State::Missing);
 }
 
+// In the middle of an apply, after merges and before the rebuild, the hash-cons still
+// files nodes under the operands they had: a lookup under the canonical operands finds
+// what the merges put in place when it is filed so, and misses it otherwise (it is then
+// applied, and the rebuild merges the copy back), but never finds what is not there.
+TEST(FindInstancesAfterMerges, FindsWhatTheMergesPutInPlaceAndNothingThatIsNot) {
+  EGraph g;
+  const ClassId a = g.add_var("a", DType::Index), b = g.add_var("b", DType::Index);
+  const ClassId c = g.add_var("c", DType::Index), d = g.add_var("d", DType::Index);
+  const ClassId a_plus_b = g.add_expr(bin(Op::Add, var("a"), var("b")));
+  const ClassId c_times_b = g.add_expr(bin(Op::Mul, var("c"), var("b")));
+  const ClassId d_times_b = g.add_expr(bin(Op::Mul, var("d"), var("b")));
+  g.rebuild();
+  const Pattern add_xy = pattern(bin(Op::Add, var("x"), var("y")));
+  const Pattern mul_xy = pattern(bin(Op::Mul, var("x"), var("y")));
+  auto after_merges = [&](const Pattern& p, std::vector<ClassId> subst, ClassId target) {
+    for (ClassId& id : subst) id = g.find(id);
+    subst.resize(kXyz.size());
+    std::vector<InstanceFound> found;
+    find_instances_after_merges(g, p, subst, kXyz.size(), std::vector<ClassId>{g.find(target)}, found);
+    return found[0];
+  };
+  // Before any merge, c + b is nowhere: its root is missing.
+  EXPECT_EQ(after_merges(add_xy, {c, b}, c_times_b).state, State::RootMissing);
+  // a and c merged (a, with as many parents, stays the root): c + b is now a + b, filed
+  // under a and b, so it is found, in another class than c * b.
+  ASSERT_TRUE(g.merge(a, c));
+  ASSERT_EQ(g.find(c), a);
+  InstanceFound found = after_merges(add_xy, {c, b}, c_times_b);
+  EXPECT_EQ(found.state, State::Elsewhere);
+  EXPECT_EQ(found.ids[0], g.find(a_plus_b));
+  // ... and once that class is merged too, it is in place.
+  ASSERT_TRUE(g.merge(a_plus_b, c_times_b));
+  EXPECT_EQ(after_merges(add_xy, {c, b}, c_times_b).state, State::InClass);
+  // c * b is filed under c, no longer canonical: a lookup of a * b misses it (only the
+  // rebuild files it anew), and says the root is missing, never that it is elsewhere.
+  EXPECT_EQ(after_merges(mul_xy, {a, b}, c_times_b).state, State::RootMissing);
+  // d * b, which no merge touched, is where it was.
+  EXPECT_EQ(after_merges(mul_xy, {d, b}, d_times_b).state, State::InClass);
+  g.rebuild();
+  EXPECT_EQ(find_one(g, mul_xy, {a, b}, c_times_b)[0].state, State::InClass) << "filed anew by the rebuild";
+}
+
 // The classes of the nodes of `p`'s instance under `subst`, looked up one at a time
 // (nullopt where a node is not in the e-graph).
 std::vector<std::optional<ClassId>> instance_classes(const EGraph& g, const Pattern& p,
