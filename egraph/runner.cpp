@@ -629,10 +629,14 @@ std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, Task
   constexpr std::size_t kChunk = std::size_t{1} << 13;
   root_rows.width = arity;
   missing_rows.width = task.width;
+  // (Sized for the task, not more: a fresh page touched costs microseconds.)
+  const std::size_t chunk = std::min(task.listed, kChunk);
   for (Rows* rows : {&root_rows, &missing_rows}) {
-    rows->substs.resize(kChunk * rows->width);
-    rows->targets.resize(kChunk);
-    rows->which.resize(kChunk);
+    if (rows->substs.size() < chunk * rows->width) rows->substs.resize(chunk * rows->width);
+    if (rows->targets.size() < chunk) {
+      rows->targets.resize(chunk);
+      rows->which.resize(chunk);
+    }
     rows->count = 0;
   }
   auto drop = [&](Rows& rows) {
@@ -693,7 +697,7 @@ std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, Task
       for (std::size_t k = 0; k < rows.width; ++k) row[k] = egraph.find(ids[k]);
       rows.targets[rows.count] = target;
       rows.which[rows.count] = static_cast<uint32_t>(index);
-      if (++rows.count == kChunk) drop(rows);
+      if (++rows.count == chunk) drop(rows);
     }
   }
   drop(root_rows);
