@@ -50,12 +50,13 @@ void find_instances(const EGraph& egraph, const Pattern& pattern, std::span<cons
                     std::span<const ClassId> targets, std::vector<InstanceFound>& found);
 
 // The same in the middle of an apply, after merges and before the rebuild, for classes
-// (substitutions and targets) canonical after the merges: the hash-cons still files
-// some nodes under operands that are no longer canonical. A lookup then
-// misses what such a node would give, and never finds what is not there (a node filed
-// under the canonical operands looked up is in the e-graph with exactly those), so
-// InClass and Elsewhere still say what applying would do; anything missed is Missing
-// or RootMissing. A pattern find_instances looks up a match at a time is found Missing.
+// (substitutions and targets) canonical after the merges. The hash-cons then still
+// files some nodes under operands that are no longer canonical: a lookup misses what
+// such a node would give, and never finds what is not there (a node filed under the
+// canonical operands looked up is in the e-graph with exactly those). So InClass and
+// Elsewhere still say what applying would do, and anything missed is Missing or
+// RootMissing. A pattern that find_instances looks up a match at a time is found
+// Missing.
 void find_instances_after_merges(const EGraph& egraph, const Pattern& pattern, std::span<const ClassId> substs,
                                  std::size_t width, std::span<const ClassId> targets,
                                  std::vector<InstanceFound>& found);
