@@ -1,5 +1,6 @@
 // An index from values to their positions in a table the caller keeps: how the
-// e-graph finds the number of a variable name or a constant it interned before.
+// e-graph finds the number of a variable name or a constant it interned before, and
+// how the runner's apply finds an earlier copy of a match (drop_placed_by_merges).
 //
 // Open addressing over (hash, position) pairs, with the caller comparing the value at a
 // candidate position: the index stores no values, so it makes no allocation per entry,
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -38,6 +40,15 @@ class InternIndex {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     place(Slot{fold(hash), position});
     ++size_;
+  }
+
+  // Forgets every entry and sizes the table for `entries` in all, so that inserting them
+  // never grows it: for a caller that knows how many it will insert. Keeps the storage
+  // it has (a table no larger than before is not allocated anew).
+  void reset_for(std::size_t entries) {
+    slots_.assign(std::max(kMinSlots, std::bit_ceil(entries * 4 / 3 + 1)), Slot{});
+    mask_ = slots_.size() - 1;
+    size_ = 0;
   }
 
   // Forgets every entry. The storage is kept unless a large case grew it.

@@ -17,6 +17,7 @@
 
 #include "egraph/heap_pages.h"
 #include "egraph/instance_lookup.h"
+#include "egraph/intern_index.h"
 #include "egraph/op_runs.h"
 
 namespace eqsat {
@@ -611,7 +612,7 @@ std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, Task
   thread_local Rows root_rows, missing_rows;
   thread_local Pattern root_alone;  // the root over variables: a RootMissing match's ids are its operands
   thread_local std::vector<InstanceFound> found;
-  thread_local std::vector<uint32_t> seen;  // an open-addressing set of rows (+1; 0 empty)
+  thread_local InternIndex seen;  // the first row of each kind, by hash
   const std::size_t arity = root.children.size();
   root_alone.nodes.clear();
   for (std::size_t k = 0; k < arity; ++k) {
@@ -645,33 +646,29 @@ std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, Task
     if (count == 0) return;
     // Copies of an earlier match first (no lookup for them): the rows of the first of
     // each kind are moved up to the front, `unique` of them.
-    auto hash_of = [&](std::size_t j) {
+    auto hash_of = [&](std::size_t j) {  // (InternIndex takes its high bits)
       uint64_t h = rows.targets[j].value * 0x9e3779b97f4a7c15ull;
       for (const ClassId id : rows.row(j)) h = (h ^ id.value) * 0xff51afd7ed558ccdull;
-      return h ^ (h >> 29);
+      return h;
     };
-    const std::size_t slots = std::bit_ceil(2 * count);
-    seen.assign(slots, 0);
+    seen.reset_for(count);
     std::size_t unique = 0;
     for (std::size_t j = 0; j < count; ++j) {
-      for (std::size_t slot = hash_of(j) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
-        if (seen[slot] == 0) {
-          seen[slot] = static_cast<uint32_t>(unique + 1);
-          if (unique != j) {
-            std::ranges::copy(rows.row(j), rows.row(unique).begin());
-            rows.targets[unique] = rows.targets[j];
-            rows.which[unique] = rows.which[j];
-          }
-          ++unique;
-          break;
-        }
-        const std::size_t earlier = seen[slot] - 1;
-        if (rows.targets[earlier] == rows.targets[j] && std::ranges::equal(rows.row(earlier), rows.row(j))) {
-          task.found[rows.which[j]] = State::InClass;
-          ++dropped;
-          break;
-        }
+      const uint64_t hash = hash_of(j);
+      const uint32_t earlier = seen.find(hash, [&](uint32_t u) {
+        return rows.targets[u] == rows.targets[j] && std::ranges::equal(rows.row(u), rows.row(j));
+      });
+      if (earlier != InternIndex::kAbsent) {
+        task.found[rows.which[j]] = State::InClass;
+        ++dropped;
+        continue;
       }
+      if (unique != j) {
+        std::ranges::copy(rows.row(j), rows.row(unique).begin());
+        rows.targets[unique] = rows.targets[j];
+        rows.which[unique] = rows.which[j];
+      }
+      seen.insert(hash, static_cast<uint32_t>(unique++));
     }
     // Then what the merges put in place.
     find_instances_after_merges(egraph, &rows == &root_rows ? root_alone : rhs,
@@ -946,6 +943,15 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       body();
     }
   };
+  // Calls `body(t)` for every task t below `count`: on the run's threads if `parallel`
+  // (with more than one thread), else here, in order.
+  auto for_each_task = [&](std::size_t count, bool parallel, auto&& body) {
+    if (parallel && threads > 1) {
+      run_on_threads([&] { tbb::parallel_for(std::size_t(0), count, body); });
+    } else {
+      for (std::size_t t = 0; t < count; ++t) body(t);
+    }
+  };
   for (;;) {
     if (reached && reached(egraph)) {
       report.stop_reason = StopReason::Minimal;
@@ -1113,11 +1119,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         trim_match_list(task);
       }
     };
-    if (parallel_search) {
-      run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, run_task); });
-    } else {
-      for (std::size_t t = 0; t < used; ++t) run_task(t);
-    }
+    for_each_task(used, parallel_search, run_task);
     if (memory && op_index.has_regions()) {
       // Each rewrite's counts by class, for its next search (SearchMemory::counts).
       for (std::size_t a = 0; a < num_active; ++a) {
@@ -1413,11 +1415,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           dropped.fetch_add(drop_placed_by_merges(egraph, rewrites[task.rewrite].rhs, task), std::memory_order_relaxed);
         }
       };
-      if (threads > 1 && used > 1) {
-        run_on_threads([&] { tbb::parallel_for(std::size_t(0), used, drop_task); });
-      } else {
-        for (std::size_t t = 0; t < used; ++t) drop_task(t);
-      }
+      for_each_task(used, used > 1, drop_task);
       stats.dropped_after_merges = dropped.load();
     }
     if (!cut) {

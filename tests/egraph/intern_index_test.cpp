@@ -1,6 +1,6 @@
 // The index behind the e-graph's interned names and constants (egraph/intern_index.h):
 // it finds a value's position by hash and the caller's comparison, grows as entries
-// come, and forgets them all on clear.
+// come, and forgets them all on clear (or reset_for, sized for what comes next).
 #include "egraph/intern_index.h"
 
 #include <gtest/gtest.h>
@@ -64,6 +64,20 @@ TEST(InternIndex, ForgetsEverythingOnClear) {
     EXPECT_EQ(table.find("v0", std::hash<std::string_view>{}("v0")), InternIndex::kAbsent);
     EXPECT_EQ(table.intern("w"), 0u);
     EXPECT_EQ(table.intern("v0"), 1u);
+  }
+}
+
+// reset_for forgets every entry, as clear does, and sizes the table for the entries to
+// come, larger or smaller than it was: all of them are found afterwards.
+TEST(InternIndex, ResetForForgetsEverythingAndHoldsWhatIsToCome) {
+  Names table;
+  for (int i = 0; i < 3000; ++i) table.intern("v" + std::to_string(i));
+  for (int entries : {5, 4000, 5}) {
+    table.index.reset_for(entries);
+    table.names.clear();
+    EXPECT_EQ(table.find("v0", std::hash<std::string_view>{}("v0")), InternIndex::kAbsent) << entries;
+    for (int i = 0; i < entries; ++i) ASSERT_EQ(table.intern("w" + std::to_string(i)), static_cast<uint32_t>(i));
+    for (int i = 0; i < entries; ++i) EXPECT_EQ(table.intern("w" + std::to_string(i)), static_cast<uint32_t>(i));
   }
 }
 
