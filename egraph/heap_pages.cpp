@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "egraph/large_arrays.h"
 
 // Not under AddressSanitizer, whose allocator is not glibc's heap.
 #if defined(__linux__) && defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #define EQSAT_HEAP_PAGES 1
@@ -161,6 +163,40 @@ void advise_heap_growth(std::size_t egraph_nodes) {
   mark(from, end);
 }
 
+void populate_thread_heap(std::size_t bytes) {
+  // Blocks under the 128 KB from which glibc maps a block on its own (tools/main.cpp),
+  // so that they come from the arena, and go back to its top when freed.
+  constexpr std::size_t kBlock = 64 << 10;
+  std::vector<void*> blocks;
+  blocks.reserve(bytes / kBlock + 1);
+  for (std::size_t taken = 0; taken < bytes; taken += kBlock) {
+    void* block = std::malloc(kBlock);
+    if (block == nullptr) break;
+    const auto from = reinterpret_cast<std::uintptr_t>(block);
+    populate(from, from + kBlock);
+    blocks.push_back(block);
+  }
+  for (auto block = blocks.rbegin(); block != blocks.rend(); ++block) std::free(*block);
+}
+
+void populate_thread_stack(std::size_t bytes) {
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
+  void* low = nullptr;
+  std::size_t size = 0;
+  const bool known = pthread_attr_getstack(&attributes, &low, &size) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!known) return;
+  // The stack grows down from low + size; the caller's frame is near the top.
+  const auto bottom = reinterpret_cast<std::uintptr_t>(low), top = bottom + size;
+  const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  if (here <= bottom || here > top) return;
+  // Below this frame by a page, so that the pages in use are never among those populated.
+  const std::uintptr_t to = (here & ~(kPage - 1)) - kPage;
+  const std::uintptr_t from = top - std::min<std::uintptr_t>(top - bottom, bytes);
+  if (to > from) populate(from, to);
+}
+
 HeapAhead::HeapAhead(std::size_t bytes) {
   // Only while the heap is in 4 KB pages and waits for a large e-graph: marked, it
   // grows by large steps of huge pages already.
@@ -195,6 +231,8 @@ HeapAhead::~HeapAhead() {
 
 #else
 
+void populate_thread_heap(std::size_t) {}
+void populate_thread_stack(std::size_t) {}
 HeapAhead::HeapAhead(std::size_t) {}
 HeapAhead::~HeapAhead() {}
 bool use_huge_pages_for_heap(HugeHeap) { return false; }

@@ -1,18 +1,13 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
 #include <malloc.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -20,6 +15,7 @@
 #include <vector>
 
 #include "tools/batch.h"
+#include "tools/batch_pipeline.h"
 #include "tools/commands.h"
 #include "tools/engine.h"
 #include "tools/result_check.h"
@@ -34,113 +30,6 @@ struct BatchFlags {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   EngineFlags engine;
   CaseOptions case_options;
-};
-
-// Lines in flight at once per thread: read, being simplified, or done and waiting for
-// an earlier line to be written. Output is in input order, so a slow case holds back
-// the lines after it; the window is what the other threads may run ahead meanwhile.
-// Wide enough that a case taking a thousand times the median one (~40 us) does not
-// idle them, small enough (a few MB of lines) that memory stays bounded on any input.
-// The pipeline counts it in steps (kLinesPerStep lines at most): a file's steps are
-// full, those of a pipe fed a line at a time hold a line, and there the window is the
-// input's pace anyway.
-constexpr std::size_t kLinesInFlightPerThread = 1024;
-
-// Lines that go through the pipeline together, at most, when the reader has them at
-// once: a pipeline step (TBB's task, the hand-over between threads) costs about as
-// much as a short case, so the lines of a file go a few at a time. A line that is all
-// the input holds for now (a pipe fed a line at a time) goes alone, at once.
-constexpr std::size_t kLinesPerStep = 32;
-
-// Consecutive input lines on their way through the pipeline together.
-struct BatchLines {
-  std::size_t first_number = 0;    // of texts[0], 1-based
-  std::vector<std::string> texts;  // the input lines, then their results
-  BatchTally tally;
-};
-
-// Simplifies the lines of `in` on the `threads` threads of `arena` and writes their
-// results to `out` in input order, as a pipeline: one reader, any number of cases
-// simplified at once, one in-order writer. Unlike chunks with a barrier, no thread
-// waits for a slow case while lines remain to simplify. The tallies are merged in line
-// order too, so that the output and the messages do not depend on the thread count.
-// Returns the number of lines read.
-std::size_t run_pipeline(tbb::task_arena& arena, unsigned threads, std::istream& in, const Simplifier& simplifier,
-                         const CaseOptions& options, std::ostream& out, BatchTally& tally) {
-  std::size_t lines_read = 0;  // by the reader
-  // Lines read, as the writer may see it: when it has written them all, the reader is
-  // waiting for input (a pipe) or done, and the output is flushed so that whoever feeds
-  // the pipe sees every result so far. A file is flushed only at the end (and when the
-  // stream's buffer fills).
-  std::atomic<std::size_t> published{0};
-  std::size_t lines_written = 0;
-  // The reader: a line, waiting for it if need be, then those the input holds already.
-  auto read = [&](tbb::flow_control& control) -> BatchLines* {
-    auto lines = std::make_unique<BatchLines>();
-    lines->first_number = lines_read + 1;
-    std::string text;
-    while (lines->texts.size() < kLinesPerStep && (lines->texts.empty() || in.rdbuf()->in_avail() > 0) &&
-           std::getline(in, text)) {
-      lines->texts.push_back(std::move(text));
-    }
-    if (lines->texts.empty()) {
-      control.stop();
-      return nullptr;
-    }
-    lines_read += lines->texts.size();
-    published.store(lines_read, std::memory_order_release);
-    return lines.release();
-  };
-  auto simplify = [&](BatchLines* lines) {
-    for (std::size_t i = 0; i < lines->texts.size(); ++i) {
-      lines->texts[i] = run_batch_line(lines->texts[i], lines->first_number + i, simplifier, options, &lines->tally);
-    }
-    return lines;
-  };
-  auto write = [&](BatchLines* raw) {
-    std::unique_ptr<BatchLines> lines(raw);
-    for (const std::string& text : lines->texts) out << text << '\n';
-    lines_written += lines->texts.size();
-    if (lines_written == published.load(std::memory_order_acquire)) out << std::flush;
-    tally.unknown += lines->tally.unknown;
-    for (std::string& message : lines->tally.disagreements) tally.disagreements.push_back(std::move(message));
-  };
-  arena.execute([&] {
-    tbb::parallel_pipeline(kLinesInFlightPerThread / kLinesPerStep * threads,
-                           tbb::make_filter<void, BatchLines*>(tbb::filter_mode::serial_in_order, read) &
-                               tbb::make_filter<BatchLines*, BatchLines*>(tbb::filter_mode::parallel, simplify) &
-                               tbb::make_filter<BatchLines*, void>(tbb::filter_mode::serial_in_order, write));
-  });
-  out << std::flush;
-  return lines_read;
-}
-
-// The threads of a batch on more than one: TBB's arena, whose threads start on a thread
-// of their own while the caller loads the rules. TBB's start (loading its allocator,
-// making its worker thread) takes about 2 ms, and its worker came to its first case 3
-// to 7 ms after the pipeline began; started ahead, the threads meet the first lines
-// together (docs/performance.md).
-class PipelineThreads {
- public:
-  explicit PipelineThreads(unsigned threads)
-      : arena_(static_cast<int>(threads)), starting_([this] {
-          arena_.initialize();
-          // Work for more than one thread, so that TBB asks for its workers.
-          arena_.execute([] {
-            tbb::parallel_for(
-                0, tbb::this_task_arena::max_concurrency(), [](int) {}, tbb::simple_partitioner());
-          });
-        }) {}
-
-  // The arena, once its threads are started.
-  tbb::task_arena& arena() {
-    if (starting_.joinable()) starting_.join();
-    return arena_;
-  }
-
- private:
-  tbb::task_arena arena_;
-  std::jthread starting_;  // joined before arena_ goes
 };
 
 std::string describe_errno() { return std::error_code(errno, std::generic_category()).message(); }
@@ -159,10 +48,12 @@ int run_batch(const BatchFlags& flags) {
     if (std::optional<int> status = fail_without_z3("--verify")) return *status;
   }
   mallopt(M_TRIM_THRESHOLD, kKeptFreedHeap);
-  // --time measures each case alone on one thread: no other case runs meanwhile.
-  const unsigned threads = flags.case_options.time_runs > 0 ? 1 : flags.threads;
-  std::optional<PipelineThreads> pipeline_threads;
-  if (threads > 1) pipeline_threads.emplace(threads);
+  // --time measures each case alone on one thread: no other case runs meanwhile. More
+  // threads than cores would only take turns.
+  const unsigned threads =
+      flags.case_options.time_runs > 0 ? 1 : std::min(flags.threads, std::max(1u, std::thread::hardware_concurrency()));
+  std::optional<BatchThreads> batch_threads;
+  if (threads > 1) batch_threads.emplace(threads);
   Result<Simplifier> simplifier = Simplifier::from_flags(flags.engine);
   if (!simplifier) return fail(simplifier.error().describe());
 
@@ -213,7 +104,7 @@ int run_batch(const BatchFlags& flags) {
     }
     out << std::flush;
   } else {
-    line_number = run_pipeline(pipeline_threads->arena(), threads, in, *simplifier, flags.case_options, out, tally);
+    line_number = batch_threads->run(in, *simplifier, flags.case_options, out, tally);
   }
   if (in.bad()) return fail("reading '" + flags.input + "' failed after line " + std::to_string(line_number));
   if (!out) return fail("cannot write '" + (flags.output.empty() ? std::string("stdout") : flags.output) + "'");

@@ -13,6 +13,7 @@
 #include "egraph/heap_pages.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -21,9 +22,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <latch>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/huge_pages.h"
@@ -233,6 +236,81 @@ std::string asked_now_after_waiting_marks_now() {
   return "";
 }
 
+// Minor faults of the calling thread so far.
+long thread_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
+}
+
+// The page faults a thread takes writing a byte in every page of 1 MB of heap blocks
+// (64 KB each, from its own arena). As a batch's freed memory stays in each thread's
+// heap (tools/batch_command.cpp), the heap keeps what it frees here.
+long faults_writing_this_threads_heap() {
+  std::vector<void*> blocks;
+  const long before = thread_page_faults();
+  for (int i = 0; i < 16; ++i) {
+    auto* block = static_cast<volatile char*>(std::malloc(64 << 10));
+    for (int offset = 0; offset < (64 << 10); offset += 4096) block[offset] = 1;
+    blocks.push_back(const_cast<char*>(block));
+  }
+  const long faults = thread_page_faults() - before;
+  for (void* block : blocks) std::free(block);
+  return faults;
+}
+
+// Uses a page of stack per call: `depth` pages below the caller's frame.
+__attribute__((noinline)) int use_stack(int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  frame[sizeof frame - 1] = 1;
+  return depth == 0 ? frame[0] : use_stack(depth - 1) + frame[sizeof frame - 1];
+}
+
+// The page faults a new thread takes using 256 KB of its stack, after `prepare`.
+template <class Prepare>
+long faults_of_a_new_thread_using_its_stack(Prepare prepare) {
+  long faults = -1;
+  std::thread([&] {
+    prepare();
+    const long before = thread_page_faults();
+    const int pages = use_stack(64);
+    faults = pages == 64 ? thread_page_faults() - before : -1;
+  }).join();
+  return faults;
+}
+
+std::string a_populated_thread_heap_takes_blocks_without_faults() {
+  mallopt(M_TRIM_THRESHOLD, 16 << 20);
+  // Two threads alive at once, so that each has an arena of its own (glibc gives a new
+  // thread the arena of one that ended).
+  long plain = -1, populated = -1;
+  std::latch plain_measured(1), populated_measured(1);
+  std::thread first([&] {
+    plain = faults_writing_this_threads_heap();
+    plain_measured.count_down();
+    populated_measured.wait();
+  });
+  plain_measured.wait();
+  std::thread([&] {
+    populate_thread_heap(std::size_t{3} << 19);
+    populated = faults_writing_this_threads_heap();
+  }).join();
+  populated_measured.count_down();
+  first.join();
+  if (plain < 200) return "a new thread's 256 pages of heap took only " + std::to_string(plain) + " faults";
+  if (populated > 16) return "populated ahead, they took " + std::to_string(populated) + " faults";
+  return "";
+}
+
+std::string a_populated_thread_stack_grows_without_faults() {
+  const long populated = faults_of_a_new_thread_using_its_stack([] { populate_thread_stack(std::size_t{512} << 10); });
+  const long plain = faults_of_a_new_thread_using_its_stack([] {});
+  if (plain < 48) return "a new thread's 64 pages of stack took only " + std::to_string(plain) + " faults";
+  if (populated > 8) return "populated ahead, they took " + std::to_string(populated) + " faults";
+  return "";
+}
+
 // Each scenario's child is a fresh run of this test binary ("threadsafe" death tests),
 // not a fork: a fork inherits the heap that the tests run before it in the same
 // process left (free space at its top, which a HeapAhead then need not grow into), and
@@ -251,6 +329,23 @@ TEST_F(HeapPages, WhileWaitingForALargeEGraphTheHeapsGrowthIsPopulatedAhead) {
 TEST_F(HeapPages, NotAskedForNothingIsPopulatedAhead) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "HeapAhead does nothing in this build or kernel";
   EXPECT_EXIT(end_scenario(populates_nothing_unasked()), ::testing::ExitedWithCode(0), "");
+}
+
+// A batch's worker threads populate the first pages of their heaps and stacks while the
+// rules load (tools/batch_pipeline.h): their first cases then fault none of them in.
+// (In a child of its own, each scenario compares a populated thread with a plain one.
+// glibc gives a new thread the arena of one that ended, so the two heaps' threads are
+// alive at once; a stack it may reuse too, but its pages given back.)
+TEST_F(HeapPages, AThreadsHeapPopulatedAheadTakesItsFirstBlocksWithoutFaults) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "populate_thread_heap does nothing in this build";
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
+  EXPECT_EXIT(end_scenario(a_populated_thread_heap_takes_blocks_without_faults()), ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HeapPages, AThreadsStackPopulatedAheadGrowsWithoutFaults) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "populate_thread_stack does nothing in this build";
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
+  EXPECT_EXIT(end_scenario(a_populated_thread_stack_grows_without_faults()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(HeapPages, WhereTheAdviceCannotTakeEffectItIsRefusedAndNothingIsMarked) {
