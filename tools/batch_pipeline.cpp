@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -173,8 +174,12 @@ BatchThreads::BatchThreads(unsigned threads) : threads_(threads) {
   for (unsigned i = 1; i < threads; ++i) {
     try {
       others_.emplace_back([this] {
-        populate_thread_heap(kWarmHeap);
-        populate_thread_stack(kWarmStack);
+        try {
+          populate_thread_heap(kWarmHeap);
+          populate_thread_stack(kWarmStack);
+        } catch (const std::bad_alloc&) {
+          // Only a head start: without it the cases fault the pages in themselves.
+        }
         Pipeline* pipeline = nullptr;
         {
           std::unique_lock lock(mutex_);
