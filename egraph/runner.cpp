@@ -378,9 +378,13 @@ std::size_t slice_end(std::size_t begin, std::size_t end, const std::vector<uint
   for (; k < end && weight + (*counts)[k] <= kRootNodesPerTask; ++k) weight += (*counts)[k];
   return k;
 }
-// Below this many candidate classes in all, an iteration searches on the calling
-// thread alone (starting threads would cost more than it saves).
+// Below this many candidate classes in all, and this many tasks, an iteration
+// searches on the calling thread alone (starting threads would cost more than it
+// saves). The tasks count too: a saturated e-graph has few classes of many nodes each,
+// cut into tasks by weight (slice_end), and the last iteration of `sum 11` searched
+// 182 tasks over 4,072 candidates, 27 ms, on one thread.
 constexpr std::size_t kParallelSearchMinClasses = 4096;
+constexpr std::size_t kParallelSearchMinTasks = 16;
 
 // Class ids a task's match list keeps from one iteration to the next (4 KB): the lists
 // of a large iteration are freed once applied, so that they do not add to the peak of
@@ -797,8 +801,14 @@ bool batched(const Pattern& rhs, InstanceFound::State state) {
 
 // Below this many e-nodes, no filter: everything the apply reads is in cache, and a
 // match applied for nothing costs about what looking it up would (the batch's small
-// e-graphs were 5% slower per case with it).
-constexpr std::size_t kFilterMinNodes = 4096;
+// e-graphs were 5% slower per case with it). From here on the filter pays through the
+// merges it lets the apply make first (fewer congruent copies for the rebuild):
+// `pos 3`'s eighth iteration, 1,932 e-nodes, took 2.4 ms instead of 3.8 with the filter,
+// the run 0.960x (docs/performance.md, "Filtered from 1,024 e-nodes"). At 4,096 until
+// session 32; at 2,048 in session 25 it was slower, before the merges came first. No
+// case of the external corpora reaches this size: their runs are the same instruction
+// for instruction.
+constexpr std::size_t kFilterMinNodes = 1024;
 
 // A rewrite to search in an iteration: its candidate classes are (*classes)[begin, end).
 struct Candidate {
@@ -1098,7 +1108,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // explanations on, every match records its edge, so none is dropped.
     const bool filtering = !egraph.explainer() && egraph.num_nodes() >= kFilterMinNodes;
     PassTimes times;
-    const bool parallel_search = threads > 1 && used > 1 && candidates >= kParallelSearchMinClasses;
+    const bool parallel_search =
+        threads > 1 && used > 1 && (candidates >= kParallelSearchMinClasses || used >= kParallelSearchMinTasks);
     if (const std::size_t slots = std::max(threads, 1u); filtering && scratch.filter_buffers.size() < slots)
       scratch.filter_buffers.resize(slots);
     // The thread's filter buffer: by its slot in the run's arena (0 to threads - 1),
