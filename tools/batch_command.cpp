@@ -12,7 +12,6 @@
 #include <string>
 #include <system_error>
 #include <thread>
-#include <vector>
 
 #include "tools/batch.h"
 #include "tools/batch_pipeline.h"
@@ -24,10 +23,13 @@ namespace eqsat::cli {
 
 namespace {
 
+// The machine's cores (at least one, also where the count is not known).
+unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 struct BatchFlags {
   std::string input;   // a path, or "-" for stdin
   std::string output;  // empty: stdout
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = cores();
   EngineFlags engine;
   CaseOptions case_options;
 };
@@ -50,8 +52,7 @@ int run_batch(const BatchFlags& flags) {
   mallopt(M_TRIM_THRESHOLD, kKeptFreedHeap);
   // --time measures each case alone on one thread: no other case runs meanwhile. More
   // threads than cores would only take turns.
-  const unsigned threads =
-      flags.case_options.time_runs > 0 ? 1 : std::min(flags.threads, std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned threads = flags.case_options.time_runs > 0 ? 1 : std::min(flags.threads, cores());
   std::optional<BatchThreads> batch_threads;
   if (threads > 1) batch_threads.emplace(threads);
   Result<Simplifier> simplifier = Simplifier::from_flags(flags.engine);
