@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <system_error>
-#include <thread>
 
 #include "tools/batch.h"
 #include "tools/batch_pipeline.h"
@@ -22,9 +21,6 @@
 namespace eqsat::cli {
 
 namespace {
-
-// The machine's cores (at least one, also where the count is not known).
-unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 struct BatchFlags {
   std::string input;   // a path, or "-" for stdin

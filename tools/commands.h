@@ -6,7 +6,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <functional>
+#include <thread>
 
 namespace eqsat::cli {
 
@@ -14,6 +16,10 @@ struct Command {
   CLI::App* app;             // the subcommand, to ask whether it was chosen
   std::function<int()> run;  // its exit status
 };
+
+// The default of a command's --threads: the machine's cores (at least one, also where
+// the count is not known).
+inline unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 Command add_batch_command(CLI::App& app);          // batch_command.cpp
 Command add_simplify_command(CLI::App& app);       // simplify_command.cpp

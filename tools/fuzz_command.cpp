@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "tools/commands.h"
 #include "tools/engine.h"
@@ -75,7 +74,7 @@ int run_fuzz_command(const FuzzFlags& flags) {
 
 Command add_fuzz_command(CLI::App& app) {
   auto flags = std::make_shared<FuzzFlags>();
-  flags->options.threads = std::max(1u, std::thread::hardware_concurrency());
+  flags->options.threads = cores();
   CLI::App* command = app.add_subcommand(
       "fuzz", "Simplify random cases and prove each result equal to its input (differential fuzzing)");
   command->footer(

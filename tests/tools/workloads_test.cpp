@@ -256,9 +256,10 @@ std::map<std::string, std::vector<std::string>> by_least_terms(const EGraph& egr
   // The least term of every class, to a fixpoint: a node's term is its operation and
   // payload over its operands' least terms.
   std::map<ClassId, std::pair<std::size_t, std::string>> least;
-  auto node_text = [&](const ENode& node, auto&& name_of) {
+  // A node's text over its operands' least terms (each known).
+  auto node_text = [&](const ENode& node) {
     std::string text = std::to_string(static_cast<int>(node.op)) + ":" + std::to_string(node.payload) + "(";
-    for (ClassId child : node.children) text += name_of(egraph.find(child)) + ",";
+    for (ClassId child : node.children) text += least.at(egraph.find(child)).second + ",";
     return text + ")";
   };
   for (bool changed = true; changed;) {
@@ -273,9 +274,9 @@ std::map<std::string, std::vector<std::string>> by_least_terms(const EGraph& egr
           if (known) size += it->second.first;
         }
         if (!known) continue;
-        std::pair<std::size_t, std::string> term{
-            size, node_text(node, [&](ClassId child) { return least.at(child).second; })};
         const auto it = least.find(id);
+        if (it != least.end() && size > it->second.first) continue;  // not least, whatever its text
+        std::pair<std::size_t, std::string> term{size, node_text(node)};
         if (it == least.end() || term < it->second) {
           least[id] = std::move(term);
           changed = true;
@@ -286,8 +287,7 @@ std::map<std::string, std::vector<std::string>> by_least_terms(const EGraph& egr
   std::map<std::string, std::vector<std::string>> classes;
   for (ClassId id : ids) {
     std::vector<std::string> nodes;
-    for (const ENode& node : egraph.eclass(id).nodes)
-      nodes.push_back(node_text(node, [&](ClassId child) { return least.at(child).second; }));
+    for (const ENode& node : egraph.eclass(id).nodes) nodes.push_back(node_text(node));
     std::sort(nodes.begin(), nodes.end());
     EXPECT_TRUE(classes.emplace(least.at(id).second, nodes).second) << "two classes hold the same least term";
   }
