@@ -1,6 +1,7 @@
 // `eqsat batch IN.jsonl [-o OUT]`: the batch format (tools/batch.h), one line at a time.
 #include <malloc.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>

@@ -5,10 +5,11 @@
 // stderr); 2 a usage error (unknown command or flag, missing argument).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <functional>
 #include <thread>
+
+#include "tools/cli_app.h"
 
 namespace eqsat::cli {
 

@@ -1,6 +1,7 @@
 // `eqsat dot EXPR [simplify-expr's flags] [-o FILE]`: the saturated e-graph of one case
 // as Graphviz (extract/dot.h), the extracted nodes marked. Render it with
 // `dot -Tsvg`.
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>

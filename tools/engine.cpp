@@ -1,5 +1,6 @@
 #include "tools/engine.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
 

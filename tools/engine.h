@@ -15,7 +15,6 @@
 //                      it is granted (default: none, strict IEEE)
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,6 +27,7 @@
 #include "ir/error.h"
 #include "passes/pass_manager.h"
 #include "passes/simplify_expr.h"
+#include "tools/cli_app.h"
 
 namespace eqsat::cli {
 

@@ -2,6 +2,7 @@
 // did: the chosen form and its cost, the runner-up forms of the root with their costs,
 // and the chain of rules that proves the input equal to the result
 // (passes/explain_expr.h). Text for people by default; --json for scripts.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>

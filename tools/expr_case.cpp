@@ -1,5 +1,7 @@
 #include "tools/expr_case.h"
 
+#include <CLI/CLI.hpp>
+
 namespace eqsat::cli {
 
 void add_expr_case_flags(CLI::App& command, ExprCaseFlags& flags) {

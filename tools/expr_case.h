@@ -3,12 +3,12 @@
 // (tools/engine.h), parsed into a ready case.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
 #include "ir/error.h"
 #include "ir/expr.h"
 #include "passes/facts.h"
+#include "tools/cli_app.h"
 #include "tools/engine.h"
 #include "tools/facts_input.h"
 

@@ -4,6 +4,7 @@
 // Exit status 1 when a case fails.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>

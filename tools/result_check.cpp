@@ -1,5 +1,6 @@
 #include "tools/result_check.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <exception>

@@ -10,7 +10,6 @@
 // withheld and reported as an error naming the case, and the run exits with status 1.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +18,7 @@
 #include "ir/expr.h"
 #include "ir/fast_math.h"
 #include "passes/facts.h"
+#include "tools/cli_app.h"
 
 namespace eqsat::cli {
 

@@ -1,6 +1,7 @@
 // `eqsat simplify-expr EXPR [--var NAME:DTYPE] [--bound NAME=LO:HI] [--assume COND]`:
 // one expression, for scripts. Prints only the simplified expression on stdout; with
 // --report, {"output": ..., "cost": ..., "report": {...}} on stderr.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>

@@ -3,6 +3,7 @@
 // statement language (docs/ir.md) and prints the result on stdout. A function with a
 // `@costs(...)` decorator is simplified under its own profile (passes/function_costs.h). With --report, what
 // each pass changed goes to stderr as JSON.
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -10,6 +10,7 @@
 // --write-lock the unchanged instances keep their entries. See docs/verification.md.
 #include "tools/verify_rules_command.h"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <optional>
