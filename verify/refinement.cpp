@@ -224,16 +224,37 @@ Outcome wrapped_integer_attempt(const Pattern& lhs, const Pattern& rhs, const st
 
 }  // namespace
 
+// The short budget of the first round for wide divisions, per model (wrapped integers
+// get three times it, as in the full round).
+constexpr unsigned kFirstRoundMs = 5000;
+
 Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
                          const HypothesisFn& hypotheses, const ProverOptions& options) {
   if (options.fixed_width_model == FixedWidthModel::WrappedInteger) {
     return wrapped_integer_attempt(lhs, rhs, vars, hypotheses, options);
   }
-  Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
-  if (usual.verdict != Verdict::Unknown || options.fixed_width_model ||
-      !(has_fixed_width_division(lhs) || has_fixed_width_division(rhs))) {
-    return usual;
+  const bool wide_division =
+      !options.fixed_width_model && (has_fixed_width_division(lhs) || has_fixed_width_division(rhs));
+  if (wide_division && options.timeout_ms > kFirstRoundMs) {
+    // Both models first on a short budget. Each decides a rule the other runs to its
+    // timeout on (the bit-vectors a divisor of 8 or 16 bits, wrapped integers the
+    // 32- and 64-bit remainders), and each verdict is exact, so taking the first that
+    // comes changes no proof's kind, only the minutes: the catalogue's wide remainders
+    // each spent the whole budget as bit-vectors (60 s in CI) before wrapped integers
+    // proved them in under a second. A proof that needs a bv-fallback waits for the
+    // full round, where the integer attempt has its whole budget to make it exact.
+    ProverOptions first = options;
+    first.timeout_ms = kFirstRoundMs;
+    const Outcome quick = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, first);
+    if (quick.verdict == Verdict::Counterexample ||
+        (quick.verdict == Verdict::Proved && quick.kind == ProofKind::Exact))
+      return quick;
+    first.timeout_ms = 3 * kFirstRoundMs;
+    const Outcome wrapped = wrapped_integer_attempt(lhs, rhs, vars, hypotheses, first);
+    if (wrapped.verdict != Verdict::Unknown) return wrapped;
   }
+  Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
+  if (usual.verdict != Verdict::Unknown || !wide_division) return usual;
   // A fixed-width division by a variable the bit-vectors could not decide: the values
   // as Int, wrapped into range, an exact model in which Z3 reasons with the quotient's
   // defining equations instead of a division circuit. Both verdicts stand. Three times

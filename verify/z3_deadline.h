@@ -11,7 +11,9 @@
 // thread), not the wall clock: a proof then gets the same budget on a machine busy with
 // other work as on an idle one, so whether a rule is proved within its timeout does not
 // depend on what else runs (a test suite in parallel, a build). A wall-clock cap of four
-// times the limit stays as a backstop for a query that stops using CPU at all.
+// times the limit stays as a backstop for a query that stops using CPU at all. Once the
+// time is up the watchdog interrupts again every 20 ms until the deadline ends, since Z3
+// ignores an interrupt that comes while no query runs (the query still being built).
 #pragma once
 
 #include <z3++.h>
@@ -27,8 +29,8 @@ namespace eqsat::verify {
 class Z3Deadline {
  public:
   // Interrupts every query on `ctx` once the calling thread has used `timeout_ms` of
-  // CPU time from now (or four times that of wall-clock time has passed). Construct it on
-  // the thread that runs the queries.
+  // CPU time from now (or four times that of wall-clock time has passed), and every
+  // query that starts after that. Construct it on the thread that runs the queries.
   Z3Deadline(z3::context& ctx, unsigned timeout_ms);
   ~Z3Deadline();  // stops the watchdog; no interrupt after this returns
   Z3Deadline(const Z3Deadline&) = delete;
