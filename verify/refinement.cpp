@@ -45,6 +45,18 @@ bool has_fixed_width_division(const Pattern& pattern) {
   });
 }
 
+// A cast between INDEX and a fixed-width integer. With INDEX as Int, Z3 bridges the two
+// with int2bv and bv2int, which it mixes badly: `cast(x + c, INT32) => cast(x, INT32) +
+// cast(c, INT32)` on INDEX ran to its timeout there. Wrapped integers need no bridge.
+bool has_index_cast(const Pattern& pattern) {
+  return std::any_of(pattern.nodes.begin(), pattern.nodes.end(), [&](const PatternNode& n) {
+    if (n.kind != PatternNode::Kind::Op || n.op != Op::Cast) return false;
+    const DType from = pattern.nodes[n.children[0]].dtype;
+    return (n.dtype == DType::Index && is_fixed_width_int(from)) ||
+           (from == DType::Index && is_fixed_width_int(n.dtype));
+  });
+}
+
 bool has_index_variable(const std::vector<PatternVar>& vars) {
   return std::any_of(vars.begin(), vars.end(), [](const PatternVar& v) { return v.dtype == DType::Index; });
 }
@@ -58,7 +70,7 @@ std::string named_text(const z3::model& model, const std::string& name, const z3
 
 std::string timeout_text(unsigned timeout_ms) {
   const unsigned s = timeout_ms / 1000;
-  return "timeout " + (timeout_ms % 1000 == 0 ? std::to_string(s) : std::to_string(timeout_ms) + " m") + " s";
+  return "timeout " + (timeout_ms % 1000 == 0 ? std::to_string(s) + " s" : std::to_string(timeout_ms) + " ms");
 }
 
 // Z3's default solver picks its strategy per query; for pure bit-vector queries the
@@ -224,8 +236,8 @@ Outcome wrapped_integer_attempt(const Pattern& lhs, const Pattern& rhs, const st
 
 }  // namespace
 
-// The short budget of the first round for wide divisions, per model (wrapped integers
-// get three times it, as in the full round).
+// The short budget of the first round for wide divisions and INDEX casts, per model
+// (wrapped integers get three times it, as in the full round).
 constexpr unsigned kFirstRoundMs = 5000;
 
 Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
@@ -233,16 +245,18 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
   if (options.fixed_width_model == FixedWidthModel::WrappedInteger) {
     return wrapped_integer_attempt(lhs, rhs, vars, hypotheses, options);
   }
-  const bool wide_division =
-      !options.fixed_width_model && (has_fixed_width_division(lhs) || has_fixed_width_division(rhs));
-  if (wide_division && options.timeout_ms > kFirstRoundMs) {
-    // Both models first on a short budget. Each decides a rule the other runs to its
-    // timeout on (the bit-vectors a divisor of 8 or 16 bits, wrapped integers the
-    // 32- and 64-bit remainders), and each verdict is exact, so taking the first that
-    // comes changes no proof's kind, only the minutes: the catalogue's wide remainders
+  // Rules that wrapped integers may decide where the usual models run to their timeout.
+  const bool for_wrapped =
+      !options.fixed_width_model &&
+      (has_fixed_width_division(lhs) || has_fixed_width_division(rhs) || has_index_cast(lhs) || has_index_cast(rhs));
+  if (for_wrapped && options.timeout_ms > kFirstRoundMs) {
+    // Both models first on a short budget. Each decides rules the other runs to its
+    // timeout on (the bit-vectors a divisor of 8 or 16 bits; wrapped integers the 32-
+    // and 64-bit remainders, and casts between INDEX and a fixed width), and each
+    // verdict is exact, so the first that comes stands: the catalogue's wide remainders
     // each spent the whole budget as bit-vectors (60 s in CI) before wrapped integers
-    // proved them in under a second. A proof that needs a bv-fallback waits for the
-    // full round, where the integer attempt has its whole budget to make it exact.
+    // proved them in under a second. A bv-fallback proof is not taken here: the full
+    // round gives the integer attempt its whole budget to make it exact.
     ProverOptions first = options;
     first.timeout_ms = kFirstRoundMs;
     const Outcome quick = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, first);
@@ -254,9 +268,9 @@ Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vect
     if (wrapped.verdict != Verdict::Unknown) return wrapped;
   }
   Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
-  if (usual.verdict != Verdict::Unknown || !wide_division) return usual;
-  // A fixed-width division by a variable the bit-vectors could not decide: the values
-  // as Int, wrapped into range, an exact model in which Z3 reasons with the quotient's
+  if (usual.verdict != Verdict::Unknown || !for_wrapped) return usual;
+  // A fixed-width division by a variable (or an INDEX cast) the usual models could not
+  // decide: the values as Int, wrapped into range, an exact model in which Z3 reasons with the quotient's
   // defining equations instead of a division circuit. Both verdicts stand. Three times
   // the time: the signed 32-bit `(x % y) % y` takes about 20 s.
   ProverOptions longer = options;
