@@ -234,51 +234,58 @@ Outcome wrapped_integer_attempt(const Pattern& lhs, const Pattern& rhs, const st
   }
 }
 
-}  // namespace
+// One round for a rule that wrapped integers may decide: the usual models with the
+// budget of `options`, then, unless they decided it, wrapped integers with three times
+// it (the signed 32-bit `(x % y) % y` took about 20 s there at a 10 s budget). Wrapped
+// integers read the fixed-width values as Int, reduced into range: an exact model in
+// which Z3 reasons with a quotient's defining equations instead of a division circuit,
+// and needs no int2bv bridge for an INDEX cast. Before the last round a bv-fallback
+// proof does not decide (the next round's integer attempt may still make it exact), and
+// an undecided round gives nothing.
+std::optional<Outcome> usual_then_wrapped(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
+                                          const HypothesisFn& hypotheses, const ProverOptions& options,
+                                          bool last_round) {
+  Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
+  const bool decided = usual.verdict == Verdict::Counterexample ||
+                       (usual.verdict == Verdict::Proved && (last_round || usual.kind == ProofKind::Exact));
+  if (decided) return usual;
+  ProverOptions longer = options;
+  longer.timeout_ms = 3 * options.timeout_ms;
+  const Outcome wrapped = wrapped_integer_attempt(lhs, rhs, vars, hypotheses, longer);
+  if (wrapped.verdict != Verdict::Unknown) return wrapped;
+  if (!last_round) return std::nullopt;
+  usual.unknown_reason += "; wrapped integers: " + wrapped.unknown_reason;
+  return usual;
+}
 
-// The short budget of the first round for wide divisions and INDEX casts, per model
-// (wrapped integers get three times it, as in the full round).
+// The short budget of the first round, per model.
 constexpr unsigned kFirstRoundMs = 5000;
+
+}  // namespace
 
 Outcome prove_refinement(const Pattern& lhs, const Pattern& rhs, const std::vector<PatternVar>& vars,
                          const HypothesisFn& hypotheses, const ProverOptions& options) {
   if (options.fixed_width_model == FixedWidthModel::WrappedInteger) {
     return wrapped_integer_attempt(lhs, rhs, vars, hypotheses, options);
   }
-  // Rules that wrapped integers may decide where the usual models run to their timeout.
+  // Rules that wrapped integers may decide where the usual models run to their timeout:
+  // a fixed-width division by a variable, a cast between INDEX and a fixed width.
   const bool for_wrapped =
       !options.fixed_width_model &&
       (has_fixed_width_division(lhs) || has_fixed_width_division(rhs) || has_index_cast(lhs) || has_index_cast(rhs));
-  if (for_wrapped && options.timeout_ms > kFirstRoundMs) {
+  if (!for_wrapped) return prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
+  if (options.timeout_ms > kFirstRoundMs) {
     // Both models first on a short budget. Each decides rules the other runs to its
     // timeout on (the bit-vectors a divisor of 8 or 16 bits; wrapped integers the 32-
-    // and 64-bit remainders, and casts between INDEX and a fixed width), and each
-    // verdict is exact, so the first that comes stands: the catalogue's wide remainders
-    // each spent the whole budget as bit-vectors (60 s in CI) before wrapped integers
-    // proved them in under a second. A bv-fallback proof is not taken here: the full
-    // round gives the integer attempt its whole budget to make it exact.
+    // and 64-bit remainders, and the INDEX casts), and each verdict is exact, so the
+    // first that comes stands: the catalogue's wide remainders each spent the whole
+    // budget as bit-vectors (60 s in CI) before wrapped integers proved them in under a
+    // second.
     ProverOptions first = options;
     first.timeout_ms = kFirstRoundMs;
-    const Outcome quick = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, first);
-    if (quick.verdict == Verdict::Counterexample ||
-        (quick.verdict == Verdict::Proved && quick.kind == ProofKind::Exact))
-      return quick;
-    first.timeout_ms = 3 * kFirstRoundMs;
-    const Outcome wrapped = wrapped_integer_attempt(lhs, rhs, vars, hypotheses, first);
-    if (wrapped.verdict != Verdict::Unknown) return wrapped;
+    if (std::optional<Outcome> quick = usual_then_wrapped(lhs, rhs, vars, hypotheses, first, false)) return *quick;
   }
-  Outcome usual = prove_with_bit_vectors(lhs, rhs, vars, hypotheses, options);
-  if (usual.verdict != Verdict::Unknown || !for_wrapped) return usual;
-  // A fixed-width division by a variable (or an INDEX cast) the usual models could not
-  // decide: the values as Int, wrapped into range, an exact model in which Z3 reasons with the quotient's
-  // defining equations instead of a division circuit. Both verdicts stand. Three times
-  // the time: the signed 32-bit `(x % y) % y` takes about 20 s.
-  ProverOptions longer = options;
-  longer.timeout_ms = 3 * options.timeout_ms;
-  Outcome wrapped = wrapped_integer_attempt(lhs, rhs, vars, hypotheses, longer);
-  if (wrapped.verdict != Verdict::Unknown) return wrapped;
-  usual.unknown_reason += "; wrapped integers: " + wrapped.unknown_reason;
-  return usual;
+  return *usual_then_wrapped(lhs, rhs, vars, hypotheses, options, true);
 }
 
 }  // namespace eqsat::verify

@@ -100,8 +100,8 @@ class RandomTree {
 
 // Two seconds per Z3 query, not the default ten. The sweeps look for counterexamples,
 // which Z3 finds in well under a second; of the 2,800 claims here 3 time out at ten
-// seconds and took 65 of the file's 156 s, and at two seconds 7 do and the file takes
-// 80 s (one claim in 400 goes unproved, none unchecked by the others).
+// seconds and took 65 of the file's 156 s; at two seconds 7 do (one claim in 400 goes
+// unproved, not refuted) and the file takes 80 s.
 ProverOptions sweep_prover() {
   ProverOptions options;
   options.timeout_ms = 2000;
