@@ -163,6 +163,26 @@ void advise_heap_growth(std::size_t egraph_nodes) {
   mark(from, end);
 }
 
+bool heap_growth_unpopulated() {
+  if (!advice_on.load(std::memory_order_relaxed) && !waiting_for_large.load(std::memory_order_relaxed)) return false;
+  return heap_end() > populated_end.load(std::memory_order_relaxed);
+}
+
+void populate_heap_growth(const std::atomic<bool>* stop) {
+  if (!advice_on.load(std::memory_order_acquire) && !waiting_for_large.load(std::memory_order_acquire)) return;
+  while (stop == nullptr || !stop->load(std::memory_order_relaxed)) {
+    const std::uintptr_t end = heap_end();
+    std::uintptr_t from = populated_end.load(std::memory_order_relaxed);
+    if (end == from) return;
+    // A piece up to the next 2 MB boundary, taken by moving the mark past it (else
+    // another thread took it first: take the next). A heap that gave memory back is
+    // populated from its end on, as in populate_growth.
+    const std::uintptr_t to = end < from ? end : std::min(end, (from + kHugePage) & ~(kHugePage - 1));
+    if (!populated_end.compare_exchange_weak(from, to, std::memory_order_relaxed)) continue;
+    if (to > from) populate(from, to);
+  }
+}
+
 void populate_thread_heap(std::size_t bytes) {
   // Blocks under the 128 KB from which glibc maps a block on its own (tools/main.cpp),
   // so that they come from the arena, and go back to its top when freed.
@@ -231,6 +251,8 @@ HeapAhead::~HeapAhead() {
 
 #else
 
+bool heap_growth_unpopulated() { return false; }
+void populate_heap_growth(const std::atomic<bool>*) {}
 void populate_thread_heap(std::size_t) {}
 void populate_thread_stack(std::size_t) {}
 HeapAhead::HeapAhead(std::size_t) {}

@@ -46,6 +46,7 @@
 // pages, 0.94x).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 
 namespace eqsat {
@@ -80,6 +81,23 @@ bool heap_uses_huge_pages();
 // e-graph this large. Safe from any thread (a batch's cases run saturations on all
 // its threads).
 void advise_heap_growth(std::size_t egraph_nodes);
+
+// Whether the heap has grown since its growth was last populated (only once asked for
+// huge pages, use_huge_pages_for_heap: else false).
+bool heap_growth_unpopulated();
+
+// Populates, on the calling thread, what the heap has grown into since its growth was
+// last populated, 2 MB at a time, until none is left or `stop` is set (checked between
+// the pieces); several threads may call it at once, each piece is populated by one.
+// Does nothing unless asked for huge pages (use_huge_pages_for_heap).
+//
+// For a saturation on several threads (runner.cpp): once the heap takes huge pages,
+// a 2 MB region costs its first toucher about 4.5 ms on this project's machine class,
+// most of it the host's work, whichever thread touches it; the run's own thread,
+// which makes the apply's lists alone, would otherwise wait for every one. Populated
+// by another of the run's threads meanwhile, the pages are in place when it comes.
+// The price: up to a step of the heap's growth (8 MB) resident before it is used.
+void populate_heap_growth(const std::atomic<bool>* stop = nullptr);
 
 // Populates about `bytes` of the calling thread's own malloc heap (its arena, made now
 // if it has none) and gives them back to it, where they stay while the heap keeps its

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <vector>
 
+#include "egraph/heap_growth_helper.h"
 #include "egraph/heap_pages.h"
 #include "egraph/instance_lookup.h"
 #include "egraph/intern_index.h"
@@ -943,6 +944,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
   std::vector<TaskMatches>& tasks = scratch.tasks;
   std::vector<uint32_t>& active = scratch.active;  // the rewrites an iteration searches, by position
   std::optional<tbb::task_arena> arena;            // made when work first goes parallel
+  // Populates the heap's growth on another of the arena's threads while this one
+  // applies (egraph/heap_growth_helper.h). After the arena: it ends first.
+  GrowthHelper growth_helper;
+  auto offer_growth = [&] {
+    if (arena) growth_helper.offer(*arena, egraph.num_nodes());
+  };
   // Runs `body` in the run's arena of `threads` threads (made on first use), or here
   // on one thread.
   auto run_on_threads = [&](auto&& body) {
@@ -1282,6 +1289,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     }
 
     phase = Clock::now();
+    offer_growth();                 // what the search and the last rebuild grew the heap by
     std::optional<StopReason> cut;  // a limit reached in the middle of applying
     std::vector<std::size_t>& fires = scratch.fires;
     fires.assign(active.size(), 0);
@@ -1403,6 +1411,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         // The e-graph may pass the size from which the heap takes huge pages in the
         // middle of a large apply, before most of its growth.
         advise_heap_growth(egraph.num_nodes());
+        offer_growth();
         if (elapsed() >= limits.max_seconds) {
           cut = StopReason::TimeLimit;
           return false;
@@ -1473,6 +1482,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     for (std::size_t t = 0; t < used; ++t) release_large_match_list(tasks[t]);
 
     phase = Clock::now();
+    offer_growth();  // the apply's last matches
     if (threads > 1 && arena) {
       // The repair of the classes' lists runs on the arena's threads (EGraph::rebuild).
       arena->execute([&] { egraph.rebuild(threads); });

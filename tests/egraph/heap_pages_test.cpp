@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -192,9 +193,36 @@ std::string populates_nothing_unasked() {
   const std::uintptr_t start = heap_end();
   const std::vector<void*> blocks = blocks_growing_the_heap_by(std::uintptr_t{1} << 20);
   advise_heap_growth(1);
+  if (heap_growth_unpopulated()) return "growth to populate unasked";
+  populate_heap_growth();
   const bool populated = resident_pages(start, heap_end()) * 2 > (heap_end() - start) / 4096;
   for (void* block : blocks) std::free(block);
   return populated ? "the runner's look populated unasked" : "";
+}
+
+// A saturation on several threads populates the heap's growth on a thread other than
+// the one that allocates (egraph/heap_growth_helper.h).
+std::string populates_growth_on_another_thread() {
+  if (heap_growth_unpopulated()) return "growth to populate before huge pages were asked for";
+  const std::uintptr_t before = heap_end();
+  if (!use_huge_pages_for_heap(HugeHeap::kFromNow)) return "use_huge_pages_for_heap refused";
+  // Asked, the heap grew by a step (32 MB), marked and not populated.
+  const std::uintptr_t grown = heap_end();
+  const std::size_t pages = (grown - before) / 4096;
+  if (grown - before < (std::uintptr_t{16} << 20)) return "the heap did not grow by a step when asked";
+  if (!heap_growth_unpopulated()) return "the step is not counted as growth to populate";
+  if (resident_pages(before, grown) * 4 > pages) return "most of the step was resident before it was populated";
+  // Stopped, it populates nothing.
+  const std::atomic<bool> stop{true};
+  populate_heap_growth(&stop);
+  if (resident_pages(before, grown) * 4 > pages) return "populate_heap_growth populated after it was stopped";
+  std::thread([] { populate_heap_growth(); }).join();
+  if (heap_growth_unpopulated()) return "growth left to populate after populate_heap_growth";
+  if (resident_pages(before, grown) + 32 < pages) {
+    return "populate_heap_growth left " + std::to_string(pages - resident_pages(before, grown)) + " of " +
+           std::to_string(pages) + " pages of the step out";
+  }
+  return "";
 }
 
 std::string marks_now() {
@@ -324,6 +352,12 @@ TEST_F(HeapPages, WhileWaitingForALargeEGraphTheHeapsGrowthIsPopulatedAhead) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
   EXPECT_EXIT(end_scenario(populates_growth_while_waiting()), ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HeapPages, AnotherThreadPopulatesTheHeapsGrowthInHugePages) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
+  EXPECT_EXIT(end_scenario(populates_growth_on_another_thread()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(HeapPages, NotAskedForNothingIsPopulatedAhead) {

@@ -507,7 +507,7 @@ Json iteration_counts(const Json& report) {
 // By default the heap takes huge pages once an e-graph reaches kLargeEGraphNodes
 // (egraph/heap_pages.h): `sum 9` does (19,053 e-nodes at its eighth iteration), `pos 3`
 // (6,536 at most) does not. --huge-pages gives them from the start, --no-huge-pages
-// never. The run is the same either way.
+// never. The run is the same either way, and on two threads.
 TEST(SaturateCommand, HugePagesForLargeEGraphsUnlessToldOtherwiseAndTheRunIsTheSame) {
   auto saturate = [&](const std::string& workload, std::vector<std::string> before, std::vector<std::string> after) {
     std::vector<std::string> args = std::move(before);
@@ -538,6 +538,12 @@ TEST(SaturateCommand, HugePagesForLargeEGraphsUnlessToldOtherwiseAndTheRunIsTheS
   EXPECT_EQ(large_without["huge_pages"], false);
   EXPECT_EQ(large_without["nodes"], large["nodes"]);
   EXPECT_EQ(iteration_counts(large_without), iteration_counts(large));
+  // On two threads, the heap's growth is populated by the thread the apply leaves idle
+  // (egraph/heap_growth_helper.h): the same run.
+  const Json large_on_two = saturate("sum 9", {}, {"--threads", "2"});
+  EXPECT_EQ(large_on_two["huge_pages"], heap_can_take_huge_pages());
+  EXPECT_EQ(large_on_two["nodes"], large["nodes"]);
+  EXPECT_EQ(iteration_counts(large_on_two), iteration_counts(large));
 
   ToolRun both = run_eqsat({"--huge-pages", "--no-huge-pages", "saturate", "a"});
   EXPECT_EQ(both.status, 2);
