@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <thread>
 
 #include "egraph/heap_pages.h"
@@ -25,16 +26,6 @@ namespace eqsat {
 
 class GrowthHelper {
  public:
-  GrowthHelper() = default;
-  GrowthHelper(const GrowthHelper&) = delete;
-  GrowthHelper& operator=(const GrowthHelper&) = delete;
-  // Stops the task between two 2 MB pieces and waits for it: declared after the arena
-  // it enqueues into, so that it ends first.
-  ~GrowthHelper() {
-    stop_.store(true, std::memory_order_relaxed);
-    while (busy_.load(std::memory_order_acquire)) std::this_thread::yield();
-  }
-
   // From this many e-nodes on: the task populates a whole step of the heap's growth
   // (8 MB, egraph/heap_pages.cpp), which may stay unused until the run ends, so at
   // most 64 bytes per e-node more. (`sum 10` on two threads, 57,012 e-nodes at the
@@ -42,24 +33,44 @@ class GrowthHelper {
   // huge pages on, and ran in 0.985x the time.)
   static constexpr std::size_t kMinNodes = std::size_t{1} << 17;
 
+  GrowthHelper() = default;
+  GrowthHelper(const GrowthHelper&) = delete;
+  GrowthHelper& operator=(const GrowthHelper&) = delete;
+  // Cancels a task not yet started, stops a running one between two 2 MB pieces and
+  // waits for it. Declared after the arena it enqueues into, so that it ends first.
+  // (A task never started holds the shared state, not the helper: should the arena
+  // never run it, nothing waits for it.)
+  ~GrowthHelper() {
+    shared_->stop.store(true, std::memory_order_relaxed);
+    int enqueued = kEnqueued;
+    if (shared_->state.compare_exchange_strong(enqueued, kCancelled, std::memory_order_acq_rel)) return;
+    while (shared_->state.load(std::memory_order_acquire) == kRunning) std::this_thread::yield();
+  }
+
   // Enqueues the populating task into `arena` if the e-graph has kMinNodes e-nodes or
   // more, the heap takes huge pages and has grown since it was last populated, and no
   // task is enqueued or running yet.
   void offer(tbb::task_arena& arena, std::size_t egraph_nodes) {
-    if (egraph_nodes < kMinNodes || !heap_uses_huge_pages() || busy_.load(std::memory_order_acquire) ||
-        !heap_growth_unpopulated()) {
+    if (egraph_nodes < kMinNodes || !heap_uses_huge_pages() ||
+        shared_->state.load(std::memory_order_acquire) != kIdle || !heap_growth_unpopulated()) {
       return;
     }
-    busy_.store(true, std::memory_order_relaxed);
-    arena.enqueue([this] {
-      populate_heap_growth(&stop_);
-      busy_.store(false, std::memory_order_release);
+    shared_->state.store(kEnqueued, std::memory_order_relaxed);
+    arena.enqueue([shared = shared_] {
+      int enqueued = kEnqueued;
+      if (!shared->state.compare_exchange_strong(enqueued, kRunning, std::memory_order_acq_rel)) return;
+      populate_heap_growth(&shared->stop);
+      shared->state.store(kIdle, std::memory_order_release);
     });
   }
 
  private:
-  std::atomic<bool> busy_{false};  // a task is enqueued or running
-  std::atomic<bool> stop_{false};
+  enum : int { kIdle, kEnqueued, kRunning, kCancelled };
+  struct Shared {
+    std::atomic<int> state{kIdle};
+    std::atomic<bool> stop{false};
+  };
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
 }  // namespace eqsat

@@ -16,9 +16,11 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <tbb/task_arena.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "egraph/heap_growth_helper.h"
 #include "tests/support/huge_pages.h"
 
 namespace eqsat {
@@ -225,6 +228,25 @@ std::string populates_growth_on_another_thread() {
   return "";
 }
 
+// A saturation on several threads offers its arena a GrowthHelper's task at the apply's
+// looks (runner.cpp): it populates the heap's growth there, once the e-graph is large.
+std::string a_growth_helper_populates_in_the_arena() {
+  if (!use_huge_pages_for_heap(HugeHeap::kFromNow)) return "use_huge_pages_for_heap refused";
+  if (!heap_growth_unpopulated()) return "the step taken when asked is not counted as growth";
+  tbb::task_arena arena(2);
+  {
+    GrowthHelper helper;
+    helper.offer(arena, GrowthHelper::kMinNodes - 1);  // a small e-graph: no task
+    helper.offer(arena, GrowthHelper::kMinNodes);
+    // (The task runs on the arena's worker: wait for it, at most a minute.)
+    for (int waited = 0; heap_growth_unpopulated() && waited < 6000; ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  if (heap_growth_unpopulated()) return "the helper's task did not populate the heap's growth";
+  return "";
+}
+
 std::string marks_now() {
   if (heap_uses_huge_pages()) return "on before it was asked for";
   advise_heap_growth(kLargeEGraphNodes);  // not asked for: does nothing, however large
@@ -358,6 +380,12 @@ TEST_F(HeapPages, AnotherThreadPopulatesTheHeapsGrowthInHugePages) {
   if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
   if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
   EXPECT_EXIT(end_scenario(populates_growth_on_another_thread()), ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(HeapPages, AGrowthHelperPopulatesTheHeapsGrowthOnTheArenasThread) {
+  if (!heap_can_take_huge_pages()) GTEST_SKIP() << "no huge pages for the heap here";
+  if (!kernel_populates()) GTEST_SKIP() << "this kernel does not populate on request (Linux 5.14)";
+  EXPECT_EXIT(end_scenario(a_growth_helper_populates_in_the_arena()), ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(HeapPages, NotAskedForNothingIsPopulatedAhead) {
