@@ -28,9 +28,10 @@ class GrowthHelper {
  public:
   // From this many e-nodes on: the task populates a whole step of the heap's growth
   // (8 MB by default, egraph/heap_pages.cpp), which may stay unused until the run ends,
-  // so at most 64 bytes per e-node more (256 with `--huge-pages`, whose steps are 32 MB). (`sum 10` on two threads, 57,012 e-nodes at the
-  // end, took 482 bytes per e-node instead of 400 with the task from the heap's first
-  // huge pages on, and ran in 0.985x the time.)
+  // so at most 64 bytes per e-node more (256 with `--huge-pages`, whose steps are 32
+  // MB). (`sum 10` on two threads, 57,012 e-nodes at the end, took 482 bytes per
+  // e-node instead of 400 with the task from the heap's first huge pages on, and ran
+  // in 0.985x the time.)
   static constexpr std::size_t kMinNodes = std::size_t{1} << 17;
 
   GrowthHelper() = default;
