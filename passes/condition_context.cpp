@@ -287,6 +287,12 @@ class Context {
   Context(BoundsOracle bounds, ComparisonReader &reader)
       : reader_(&reader), inequalities_(reader.table(), std::move(bounds)) {}
 
+  // The context of the facts that hold wherever the expression is evaluated (the
+  // assumptions and bounds it started with), not only where a branch is taken: set
+  // on that context once it holds them, and kept by its copies.
+  const Context &everywhere() const { return everywhere_ != nullptr ? *everywhere_ : *this; }
+  void hold_everywhere() { everywhere_ = this; }
+
   // Records that `fact` has the value `value`.
   void assume(const Expr &fact, bool value) {
     if (fact.is_const()) return;
@@ -329,6 +335,7 @@ class Context {
   }
 
  private:
+  const Context *everywhere_ = nullptr;
   // The value of `expr` when it, or its negation, is a fact.
   std::optional<bool> known_value(const Expr &expr) const {
     if (known_.empty()) return std::nullopt;
@@ -599,6 +606,14 @@ std::optional<bool> decide_through_select(const Expr &expr, const Context &conte
   return std::nullopt;
 }
 
+// Whether operand k of `expr` is one whose value decides whether `expr` is defined
+// (ir/definedness.h): an integer division's or modulo's divisor, a shift's amount,
+// the float of a cast to an integer.
+bool decides_definedness(const Expr &expr, std::size_t k) {
+  if (!is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype())) return false;
+  return expr.op() == Op::Cast ? k == 0 : k == 1;
+}
+
 Expr rewrite(const Expr &expr, const Context &context) {
   if (expr.op() == Op::Const || expr.op() == Op::Var) {
     if (expr.dtype() == DType::Bool && expr.op() == Op::Var)
@@ -637,8 +652,16 @@ Expr rewrite(const Expr &expr, const Context &context) {
   std::vector<Expr> args;
   args.reserve(expr.args().size());
   bool changed = false;
-  for (const Expr &arg : expr.args()) {
-    args.push_back(rewrite(arg, context));
+  for (std::size_t k = 0; k < expr.args().size(); ++k) {
+    const Expr &arg = expr.arg(k);
+    // An operand whose value decides whether the operation is defined (a divisor, a
+    // shift amount, a cast float) is rewritten with the facts that hold everywhere
+    // only. Facts of a branch hold where it is taken, but under the strict reading
+    // (docs/verification.md) a select computes both branches, and `and`/`or` all their
+    // operands: `select(q, 0, 1 % select(q, 1, x))` is defined at q, x = 0, and with
+    // the else branch's `not q` its divisor would read `x`, undefined there. Elsewhere
+    // a value changed where the facts fail is a value the select or chain discards.
+    args.push_back(rewrite(arg, decides_definedness(expr, k) ? context.everywhere() : context));
     changed = changed || args.back() != arg;
   }
   if (std::optional<Expr> floor = as_floor_division(expr.op(), expr.dtype(), args, context)) return *floor;
@@ -665,6 +688,7 @@ Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumption
   ComparisonReader reader;
   Context context(std::move(bounds), reader);
   for (const Expr &assumption : assumptions) context.assume(assumption, true);
+  context.hold_everywhere();
   return rewrite(expr, context);
 }
 

@@ -24,10 +24,17 @@
 // truncmod(x * 4 + y - 8, 16), y)` reads `(x * 4 + y - 8) % 16` in its first
 // branch), for the linear forms and the floor rules to fold.
 //
-// The result is equal to the input wherever the input is defined: a subterm is
-// only replaced by a constant where the facts that decide it hold, and only
-// read there. simplify_expr merges it into the e-graph between rounds of
-// saturation, next to the linear normal forms.
+// The result is equal to the input wherever the input is defined, under both
+// readings of undefinedness (docs/verification.md): a subterm is only replaced
+// by a constant where the facts that decide it hold, and only read there in the
+// lazy reading. In the strict one a select computes both branches and a chain
+// all its operands, so a value changed where a branch's facts fail must change
+// nothing but what the select or chain discards: a divisor, a shift amount or a
+// cast float, whose value decides whether its operation is defined, is
+// rewritten with the facts that hold everywhere only (the assumptions).
+// (`select(q, 0, 1 % select(q, 1, x))` must not become `select(q, 0, 1 % x)`,
+// undefined at q, x = 0.) simplify_expr merges it into the e-graph between
+// rounds of saturation, next to the linear normal forms.
 #pragma once
 
 #include <vector>

@@ -22,6 +22,26 @@ TEST(ConditionContext, SelectBranchesKnowTheirCondition) {
   EXPECT_EQ(substituted("select(x < y, select(y <= x, w, z) // 2, w)"), "select(x < y, z // 2, w)");
 }
 
+// Under the strict reading a select computes both branches and a chain all its
+// operands (docs/verification.md), so a branch's facts may change a value only where
+// the select or chain discards it: never a divisor's, a shift amount's or a cast
+// float's, whose value decides whether the operation is defined. At q = True and x = 0,
+// `select(q, 0, 1 % select(q, 1, x))` is 0, and `select(q, 0, 1 % x)` is undefined.
+// (Found by `eqsat fuzz --seed 35001 --max-depth 6`, case 3917.)
+TEST(ConditionContext, ABranchsFactsLeaveWhatDecidesDefinednessAlone) {
+  const std::map<std::string, DType> q = {{"q", DType::Bool}};
+  EXPECT_EQ(substituted("select(q, 0, 1 % select(q, 1, x))", q), "select(q, 0, 1 % select(q, 1, x))");
+  EXPECT_EQ(substituted("not q and 1 % select(q, 1, x) == 0", q), "not q and 1 % select(q, 1, x) == 0");
+  EXPECT_EQ(substituted("select(q, 0, 8 >> select(q, 1, x))", q), "select(q, 0, 8 >> select(q, 1, x))");
+  // The dividend's value decides nothing: there the facts still apply.
+  EXPECT_EQ(substituted("select(q, 0, select(q, 1, x) % 7)", q), "select(q, 0, x % 7)");
+  // And what holds everywhere (an assumption) applies in a divisor too.
+  const std::optional<Expr> e = testing::parse_for_test("select(r < 0, 0, 1 % select(q, 1, x))", q);
+  const std::optional<Expr> assumption = testing::parse_for_test("not q", q);
+  ASSERT_TRUE(e && assumption);
+  EXPECT_EQ(print(substitute_conditions(*e, {*assumption})), "select(r < 0, 0, 1 % x)");
+}
+
 TEST(ConditionContext, ChainOperandsKnowEachOther) {
   EXPECT_EQ(substituted("x == 1 and x != 1"), "False");
   EXPECT_EQ(substituted("x < 20 or x > 19"), "True");

@@ -36,6 +36,22 @@ TEST(VerifyFlag, BatchMarksEveryProvedResult) {
   EXPECT_EQ(keys_of(lines[0]), (std::vector<std::string>{"id", "bounds", "input", "output", "cost", "verified"}));
 }
 
+// Cases the fuzzer found wrong (`eqsat fuzz --seed 35001 --max-depth 6`, case 3917,
+// minimized): a branch's condition substituted into a divisor of the other branch made
+// it undefined where a select computing both branches was defined
+// (passes/condition_context.h). Each result now proves equal to its input.
+TEST(VerifyFlag, FuzzFindingsProveEqual) {
+  ToolRun run = run_eqsat(
+      {"batch", "-", "--verify"},
+      R"~({"id": "fuzz-seed35001-case3917", "vars": {"q": "BOOL"}, "input": "select(q, 0, 1 % select(q, 1, x))"}
+{"id": "chain", "vars": {"q": "BOOL"}, "input": "(not q) and (1 % select(q, 1, x) == 0)"}
+)~");
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<Json> lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 2u);
+  for (const Json& line : lines) EXPECT_EQ(line["verified"], "proved") << line;
+}
+
 TEST(VerifyFlag, BatchWithholdsAnUnequalOutputAndNamesTheCase) {
   ToolRun run = run_eqsat(with_wrong_rules({"batch", "-", "--verify"}),
                           R"~({"id": "fine", "vars": {"x": "INT32"}, "input": "x + 1"}
