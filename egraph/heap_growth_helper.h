@@ -42,6 +42,7 @@ class GrowthHelper {
   // (A task never started holds the shared state, not the helper: should the arena
   // never run it, nothing waits for it.)
   ~GrowthHelper() {
+    if (!shared_) return;  // never offered a task
     shared_->stop.store(true, std::memory_order_relaxed);
     int enqueued = kEnqueued;
     if (shared_->state.compare_exchange_strong(enqueued, kCancelled, std::memory_order_acq_rel)) return;
@@ -53,9 +54,10 @@ class GrowthHelper {
   // task is enqueued or running yet.
   void offer(tbb::task_arena& arena, std::size_t egraph_nodes) {
     if (egraph_nodes < kMinNodes || !heap_uses_huge_pages() ||
-        shared_->state.load(std::memory_order_acquire) != kIdle || !heap_growth_unpopulated()) {
+        (shared_ && shared_->state.load(std::memory_order_acquire) != kIdle) || !heap_growth_unpopulated()) {
       return;
     }
+    if (!shared_) shared_ = std::make_shared<Shared>();
     shared_->state.store(kEnqueued, std::memory_order_relaxed);
     arena.enqueue([shared = shared_] {
       int enqueued = kEnqueued;
@@ -71,7 +73,9 @@ class GrowthHelper {
     std::atomic<int> state{kIdle};
     std::atomic<bool> stop{false};
   };
-  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
+  // Made at the first task: every saturation has a helper, the batch's small ones on
+  // one thread too, and most never offer one.
+  std::shared_ptr<Shared> shared_;
 };
 
 }  // namespace eqsat
