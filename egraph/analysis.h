@@ -20,8 +20,9 @@ struct ClassData {
   Congruence congruence;          // every value of the class satisfies it (INDEX only)
   // The class holds a term defined for every input: a variable, a constant, or an
   // operation that is never undefined (not is_partial, ir/definedness.h) on total
-  // classes. The guard `total(x)` reads it: `x and y => y and x` needs y total, since
-  // `and`/`or` short-circuit (docs/rules.md).
+  // classes. Under the e-graph's nnan or ninf (EGraph::set_fast_math) a float
+  // variable, a poison literal and float arithmetic are not total. The guard `total(x)` reads it: `x and y => y and x`
+  // needs y total, since `and`/`or` short-circuit (docs/rules.md).
   bool total = false;
 
   friend bool operator==(const ClassData&, const ClassData&) = default;

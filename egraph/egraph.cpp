@@ -48,16 +48,16 @@ void settle(ClassData& data) {
 }
 
 // Whether a node is defined on every value its operands may take, by their intervals:
-// a total operation (not is_partial, ir/definedness.h), an integer division by a class
-// without zero, a shift by a class within [0, width).
-bool defined_on_operands(const ENode& node, DType operand, std::span<const Interval> intervals) {
+// a total operation (not is_partial under `flags`, ir/definedness.h), an integer
+// division by a class without zero, a shift by a class within [0, width).
+bool defined_on_operands(const ENode& node, DType operand, std::span<const Interval> intervals, FastMath flags) {
   if (is_integer_division(node.op)) return is_integer(node.dtype) && !intervals[1].contains(0);
   switch (node.op) {
     case Op::Shl:
     case Op::Shr:
       return is_integer(node.dtype) && intervals[1].within(Interval::range(0, bit_width(node.dtype) - 1));
     default:
-      return !is_partial(node.op, node.dtype, operand);
+      return !is_partial(node.op, node.dtype, operand, flags);
   }
 }
 
@@ -183,6 +183,11 @@ void EGraph::set_builtin_commutativity(bool on) {
   builtin_commutativity_ = on;
 }
 
+void EGraph::set_fast_math(FastMath flags) {
+  assert(union_find_.size() == 0 && "the totality analysis reads the flags: set them while empty");
+  fast_math_ = flags;
+}
+
 std::optional<ClassId> EGraph::lookup(ENode node) const {
   const ClassId id = memo_.find(canonicalize(std::move(node)));
   if (!id.valid()) return std::nullopt;
@@ -220,10 +225,13 @@ ClassData EGraph::make_data(const ENode& node) const {
     case Op::Var: {
       auto it = var_intervals_.find(node.payload);
       if (it != var_intervals_.end()) data.interval = data.interval.intersect(it->second);
+      // Under nnan or ninf a float input may be NaN or infinite: poison.
+      data.total = !(fast_math_.floats_may_be_poison() && is_float(node.dtype));
       break;
     }
     case Op::Const:
       data.constant = constants_[node.payload];
+      data.total = !constant_is_poison(*data.constant, fast_math_);
       break;
     default: {
       if (nothing_known_of_sum_or_product(node)) return data;  // the dtype's interval, no congruence
@@ -245,8 +253,9 @@ ClassData EGraph::make_data(const ENode& node) const {
         if (cond.constant) data.constant = this->data(node.children[cond.constant->i ? 1 : 2]).constant;
       }
       DType operand = class_of(find(node.children[node.op == Op::Select ? 1 : 0])).dtype;
-      data.total = data.total &&
-                   defined_on_operands(node, operand, std::span<const Interval>(intervals.data(), intervals.size()));
+      data.total =
+          data.total &&
+          defined_on_operands(node, operand, std::span<const Interval>(intervals.data(), intervals.size()), fast_math_);
       data.interval = data.interval.intersect(
           interval_of(node.op, node.dtype, operand, std::span<const Interval>(intervals.data(), intervals.size())));
       data.congruence = congruence_of(node.op, node.dtype, operand,

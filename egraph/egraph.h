@@ -34,6 +34,7 @@
 #include "egraph/part_order.h"
 #include "egraph/union_find.h"
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 
 namespace eqsat {
 
@@ -88,6 +89,15 @@ class EGraph {
   bool sorts_operands(Op op, DType dtype) const {
     return builtin_commutativity_ && commutes_in_every_reading(op, dtype);
   }
+
+  // --- Fast-math flags (ir/fast_math.h). ---
+  // None by default. Under nnan or ninf a float may be poison, and the totality
+  // analysis (ClassData::total) must know it: a float variable and float arithmetic are
+  // then not total (ir/definedness.h), so `p and f > 0.0` is not turned around. A run
+  // granted such flags (run_rewrites) needs an e-graph told them. Set only while
+  // empty; clear() keeps them.
+  void set_fast_math(FastMath flags);
+  FastMath fast_math() const { return fast_math_; }
 
   // --- Leaves: variable names and constants are interned; nodes refer to them. ---
   uint32_t intern_symbol(std::string_view name);
@@ -393,6 +403,7 @@ class EGraph {
   std::unique_ptr<Explainer> explain_;
 
   bool builtin_commutativity_ = true;
+  FastMath fast_math_;
 };
 
 }  // namespace eqsat

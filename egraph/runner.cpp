@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "egraph/heap_growth_helper.h"
@@ -902,6 +903,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     return std::chrono::duration<double>(Clock::now() - from).count();
   };
   auto elapsed = [&] { return seconds_since(start); };
+  // Rules proved under nnan or ninf may swap operands that the totality analysis
+  // calls total: it must have known the flags when the nodes went in.
+  if (fast_math.floats_may_be_poison() && !egraph.fast_math().floats_may_be_poison())
+    throw std::logic_error("run_rewrites: nnan or ninf granted to an e-graph not told them (EGraph::set_fast_math)");
   const bool backoff = scheduler.kind == Scheduler::Kind::Backoff;
   std::vector<RuleBan> bans(backoff ? rewrites.size() : 0);
   std::optional<RuleIndex> own_index;

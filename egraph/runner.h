@@ -99,7 +99,9 @@ struct RunReport {
 };
 
 // `fast_math`: the flags granted to this expression (ir/fast_math.h); a rewrite that
-// needs a flag not granted is skipped. The default grants none: strict IEEE.
+// needs a flag not granted is skipped. The default grants none: strict IEEE. An
+// e-graph granted nnan or ninf must have been told them (EGraph::set_fast_math) before
+// its first node, or std::logic_error is thrown.
 // `threads`: how many threads may search (TBB); the e-graph, the report's counts and
 // so every result are the same for any number, because matches are applied in a
 // fixed order whoever found them. Small e-graphs are searched on one thread anyway.

@@ -48,7 +48,15 @@ bool TermOrder::may_be_undefined(ClassId id) {
   uint8_t& known = undefined_[id.value];
   if (known == 0) {
     const ENode& node = *selection_[id.value];
-    bool undefined = !node.children.empty() && is_partial(node.op, node.dtype, egraph_.eclass(node.children[0]).dtype);
+    const FastMath flags = egraph_.fast_math();
+    bool undefined;
+    if (node.op == Op::Const) {
+      undefined = constant_is_poison(egraph_.constant_value(node.payload), flags);
+    } else if (node.children.empty()) {
+      undefined = flags.floats_may_be_poison() && is_float(node.dtype);  // a variable (ir/definedness.h)
+    } else {
+      undefined = is_partial(node.op, node.dtype, egraph_.eclass(node.children[0]).dtype, flags);
+    }
     for (ClassId child : node.children) undefined = undefined || may_be_undefined(child);
     known = undefined ? 2 : 1;
   }

@@ -59,7 +59,8 @@ class TermOrder {
   int compare_operands(const NodeChildren& a, const NodeChildren& b);
   // Whether the node's two operands may be put in term order.
   bool reorderable(const ENode& node);
-  // Whether the term of class `id` holds a partial operation (memoized: 0 not known
+  // Whether the term of class `id` holds a partial operation, or under the e-graph's
+  // nnan or ninf a float that may be poison (ir/definedness.h) (memoized: 0 not known
   // yet, 1 no, 2 yes).
   bool may_be_undefined(ClassId id);
 

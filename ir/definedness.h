@@ -13,19 +13,37 @@
 // the condition context (passes/condition_context.cpp) and the verifier's common-subterm
 // normal form (verify/common_subterms.cpp) all ask it. It matches the conditions the
 // Z3 semantics (verify/z3_semantics.cpp) attaches to each operation.
+//
+// Under the fast-math flags nnan or ninf (ir/fast_math.h) a float that is NaN (or
+// infinite) is poison, so more is partial: the float arithmetic that can make one from
+// values that are not (`x + y`, `x - y`, `x * y`, `x / y`, and a cast to a float, which
+// may overflow), and a float variable, which may be one. `p and f > 0.0` is defined at
+// f = NaN, p = False under nnan; `f > 0.0 and p` is not. Negation, abs, min, max and
+// select pass a value on and make no NaN or infinity of their own; a comparison has a
+// BOOL result.
 #pragma once
 
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 
 namespace eqsat {
 
 // Whether a node `op` of dtype `dtype`, whose first operand has dtype `operand`, is
 // undefined for some defined operands: the integer divisions and modulos, the shifts,
 // and a cast from a float to an integer or INDEX (a cast from a float to BOOL is
-// `x != 0`, true for NaN; to another float it rounds).
-bool is_partial(Op op, DType dtype, DType operand);
+// `x != 0`, true for NaN; to another float it rounds). Under nnan or ninf (`flags`),
+// also float +, -, *, / and a cast to a float.
+bool is_partial(Op op, DType dtype, DType operand, FastMath flags = {});
 
-// Whether `expr` holds a partial operation anywhere.
-bool may_be_undefined(const Expr& expr);
+// Whether a leaf may be undefined under `flags`: under nnan or ninf a float variable,
+// and a literal that is poison (constant_is_poison). Never without them.
+bool leaf_may_be_undefined(const Expr& leaf, FastMath flags);
+
+// Whether a constant is poison under `flags`: NaN under nnan, an infinity under ninf.
+bool constant_is_poison(const Value& value, FastMath flags);
+
+// Whether `expr` holds a partial operation (or, under `flags`, a leaf that may be
+// undefined) anywhere.
+bool may_be_undefined(const Expr& expr, FastMath flags = {});
 
 }  // namespace eqsat

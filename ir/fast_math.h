@@ -9,7 +9,12 @@
 //            a rewrite need not preserve what happens there
 //   ninf     no infinities: likewise for +inf and -inf
 //   reassoc  reassociation: (a + b) + c may become a + (b + c) (also for *), which
-//            changes rounding; accepted for pure reassociation rules only (docs/verification.md)
+//            changes rounding; accepted for pure reassociation rules only, and in
+//            translation validation for results that differ only by rounding
+//            (docs/verification.md)
+//
+// Under nnan or ninf, float arithmetic and float variables may be undefined as an
+// integer division may (ir/definedness.h): operand order and branch facts respect it.
 //
 // Written as a comma-separated list in that order ("nsz,nnan"), or "all"; "none" or an
 // empty text is no flag.
@@ -38,6 +43,9 @@ class FastMath {
   // rule that needs `other`).
   constexpr bool includes(FastMath other) const { return (bits_ & other.bits_) == other.bits_; }
   constexpr uint8_t bits() const { return bits_; }
+  // Whether a float may be poison (nnan or ninf): then float arithmetic and float
+  // variables may be undefined (ir/definedness.h).
+  constexpr bool floats_may_be_poison() const { return has(FastMathFlag::Nnan) || has(FastMathFlag::Ninf); }
 
   constexpr FastMath operator|(FastMath other) const { return FastMath(uint8_t(bits_ | other.bits_)); }
   constexpr FastMath& operator|=(FastMath other) { return *this = *this | other; }

@@ -283,9 +283,12 @@ class ComparisonReader {
 
 class Context {
  public:
-  // `reader` outlives the context and its copies.
-  Context(BoundsOracle bounds, ComparisonReader &reader)
-      : reader_(&reader), inequalities_(reader.table(), std::move(bounds)) {}
+  // `reader` outlives the context and its copies. `flags`: the run's fast-math flags,
+  // which say what may be undefined (ir/definedness.h).
+  Context(BoundsOracle bounds, ComparisonReader &reader, FastMath flags)
+      : reader_(&reader), flags_(flags), inequalities_(reader.table(), std::move(bounds)) {}
+
+  FastMath flags() const { return flags_; }
 
   // The context of the facts that hold wherever the expression is evaluated (the
   // assumptions and bounds it started with), not only where a branch is taken: set
@@ -503,6 +506,7 @@ class Context {
   }
 
   ComparisonReader *reader_;
+  FastMath flags_;
   std::vector<std::pair<Expr, bool>> known_;
   // The range of each linear form.
   std::map<FormKey, Range, FormOrder, PoolAllocator<std::pair<const FormKey, Range>>> ranges_;
@@ -556,7 +560,7 @@ Expr rewrite_chain(const Expr &expr, const Context &context) {
   std::vector<Expr> operands;
   flatten(expr, op, operands);
   bool all_defined = true;
-  for (const Expr &operand : operands) all_defined = all_defined && !may_be_undefined(operand);
+  for (const Expr &operand : operands) all_defined = all_defined && !may_be_undefined(operand, context.flags());
   bool changed = false;
   for (std::size_t i = 0; i < operands.size(); ++i) {
     Context inner = context;
@@ -607,10 +611,12 @@ std::optional<bool> decide_through_select(const Expr &expr, const Context &conte
 }
 
 // Whether operand k of `expr` is one whose value decides whether `expr` is defined
-// (ir/definedness.h): an integer division's or modulo's divisor, a shift's amount,
-// the float of a cast to an integer.
-bool decides_definedness(const Expr &expr, std::size_t k) {
-  if (!is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype())) return false;
+// under `flags` (ir/definedness.h): an integer division's or modulo's divisor, a
+// shift's amount, the float of a cast to an integer; under nnan or ninf, every
+// operand of float arithmetic (`1.0 / d` is infinite at d = 0.0, poison under ninf).
+bool decides_definedness(const Expr &expr, std::size_t k, FastMath flags) {
+  if (!is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype(), flags)) return false;
+  if (is_float(expr.dtype())) return true;
   return expr.op() == Op::Cast ? k == 0 : k == 1;
 }
 
@@ -661,7 +667,7 @@ Expr rewrite(const Expr &expr, const Context &context) {
     // operands: `select(q, 0, 1 % select(q, 1, x))` is defined at q, x = 0, and with
     // the else branch's `not q` its divisor would read `x`, undefined there. Elsewhere
     // a value changed where the facts fail is a value the select or chain discards.
-    args.push_back(rewrite(arg, decides_definedness(expr, k) ? context.everywhere() : context));
+    args.push_back(rewrite(arg, decides_definedness(expr, k, context.flags()) ? context.everywhere() : context));
     changed = changed || args.back() != arg;
   }
   if (std::optional<Expr> floor = as_floor_division(expr.op(), expr.dtype(), args, context)) return *floor;
@@ -682,11 +688,12 @@ bool asks_context(const Expr &expr) {
 
 }  // namespace
 
-Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds) {
+Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions, BoundsOracle bounds,
+                           FastMath flags) {
   // Nothing known and nothing asked: nothing is decided.
   if (assumptions.empty() && !asks_context(expr)) return expr;
   ComparisonReader reader;
-  Context context(std::move(bounds), reader);
+  Context context(std::move(bounds), reader, flags);
   for (const Expr &assumption : assumptions) context.assume(assumption, true);
   context.hold_everywhere();
   return rewrite(expr, context);

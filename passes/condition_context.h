@@ -12,7 +12,8 @@
 //     knowing that the operands to their left are true (false): the chain is
 //     evaluated left to right and stops early, so an operand is only ever
 //     evaluated where those hold. When no operand of the chain can be undefined
-//     (no division, modulo, shift or cast in it), every other operand is known
+//     (no division, modulo, shift or cast in it; under nnan or ninf, no float
+//     either), every other operand is known
 //     as well: `a and b` equals `a' and b` where a' equals a wherever b holds.
 // In a context, a BOOL subterm that equals a known fact (or its negation) is
 // decided, and so is an integer comparison whose linear form (INDEX: the
@@ -33,13 +34,18 @@
 // cast float, whose value decides whether its operation is defined, is
 // rewritten with the facts that hold everywhere only (the assumptions).
 // (`select(q, 0, 1 % select(q, 1, x))` must not become `select(q, 0, 1 % x)`,
-// undefined at q, x = 0.) simplify_expr merges it into the e-graph between
-// rounds of saturation, next to the linear normal forms.
+// undefined at q, x = 0.) Under the fast-math flags nnan or ninf a NaN or an
+// infinity is poison, and so are the operands of float arithmetic treated, and
+// a float comparison is one that may be undefined (ir/definedness.h):
+// `select(q, 0.0, 1.0 / select(q, 1.0, -0.0))` keeps its divisor under ninf.
+// simplify_expr merges the result into the e-graph between rounds of
+// saturation, next to the linear normal forms.
 #pragma once
 
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 #include "passes/linear_form.h"
 
 namespace eqsat {
@@ -48,7 +54,9 @@ namespace eqsat {
 // (and truncating divisions the context shows floor ones by their floor form).
 // Returns `expr` itself when nothing is decided. The context starts with the
 // `assumptions` (BOOL terms that hold wherever the result is used) and reads the
-// intervals of INDEX atoms from `bounds` (none when empty).
-Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions = {}, BoundsOracle bounds = {});
+// intervals of INDEX atoms from `bounds` (none when empty). `flags`: the fast-math
+// flags the result is used under (nnan and ninf make more terms partial).
+Expr substitute_conditions(const Expr &expr, const std::vector<Expr> &assumptions = {}, BoundsOracle bounds = {},
+                           FastMath flags = {});
 
 }  // namespace eqsat

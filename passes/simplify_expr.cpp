@@ -191,7 +191,8 @@ bool add_linear_forms(EGraph &egraph, const Expr &expr, std::vector<LinearFormed
 // changed.
 bool add_condition_forms(EGraph &egraph, const Facts &facts, const Expr &expr) {
   AddedTerms terms;
-  Expr substituted = substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph, terms));
+  Expr substituted =
+      substitute_conditions(expr, facts.assumptions, LinearForms::bounds_in(egraph, terms), egraph.fast_math());
   if (substituted == expr) return false;
   ClassId original = egraph.add_expr(expr);
   ClassId decided = egraph.add_expr(substituted);
@@ -254,6 +255,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   // case that follows would pay for it. A fresh e-graph replaces such a one.
   if (egraph.num_nodes() > kKeptNodes) egraph = EGraph();
   egraph.clear();
+  egraph.set_fast_math(options.fast_math);  // before the first node: the totality analysis reads them
   assert_facts(egraph, facts);
   ClassId root = egraph.add_expr(input);
   // Once the root holds a leaf as cheap as any leaf can be, no form is cheaper: every

@@ -20,14 +20,15 @@ struct Normalized {
   std::vector<Normalized> args;
 };
 
-Normalized normalize(const Expr& e) {
+Normalized normalize(const Expr& e, FastMath flags) {
   Normalized n;
   if (e.args().empty()) {
     n.expr = e;
     n.key = print(e) + ":" + std::string(dtype_name(e.dtype()));
+    n.total = !leaf_may_be_undefined(e, flags);
     return n;
   }
-  for (const Expr& arg : e.args()) n.args.push_back(normalize(arg));
+  for (const Expr& arg : e.args()) n.args.push_back(normalize(arg, flags));
   // `and`/`or` commute only when both operands are always defined (the lazy reading
   // reads the second one only when the first does not decide).
   const bool swappable =
@@ -38,7 +39,7 @@ Normalized normalize(const Expr& e) {
   }
   std::vector<Expr> arg_exprs;
   n.key = std::string(op_info(e.op()).name) + ":" + std::string(dtype_name(e.dtype())) + "(";
-  n.total = !is_partial(e.op(), e.dtype(), e.arg(0).dtype());
+  n.total = !is_partial(e.op(), e.dtype(), e.arg(0).dtype(), flags);
   for (const Normalized& arg : n.args) {
     arg_exprs.push_back(arg.expr);
     n.key += arg.key + ",";
@@ -98,10 +99,10 @@ class Abstractor {
 
 }  // namespace
 
-AbstractedPair abstract_common_subterms(const Expr& input, const Expr& output) {
+AbstractedPair abstract_common_subterms(const Expr& input, const Expr& output, FastMath flags) {
   AbstractedPair result;
-  const Normalized in = normalize(input);
-  const Normalized out = normalize(output);
+  const Normalized in = normalize(input, flags);
+  const Normalized out = normalize(output, flags);
   if (in.key == out.key) {
     result.input = in.expr;
     result.output = out.expr;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ir/expr.h"
+#include "ir/fast_math.h"
 
 namespace eqsat::verify {
 
@@ -31,6 +32,9 @@ struct AbstractedPair {
 };
 
 // The fresh variables are named _t0, _t1, ..., avoiding the names of both sides.
-AbstractedPair abstract_common_subterms(const Expr& input, const Expr& output);
+// `flags`: the fast-math flags of the claim; under nnan or ninf, float arithmetic and
+// float variables may be undefined too (ir/definedness.h), so they are not abstracted,
+// nor do `and`/`or` over float comparisons commute.
+AbstractedPair abstract_common_subterms(const Expr& input, const Expr& output, FastMath flags = {});
 
 }  // namespace eqsat::verify

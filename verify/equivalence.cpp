@@ -21,14 +21,33 @@ void collect_vars(const Expr& e, std::vector<PatternVar>& vars) {
 EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                    const ProverOptions& options);
 
+bool proved(const Expr& input, const Expr& output, const Facts& facts, const ProverOptions& options) {
+  try {
+    return prove_equivalent(input, output, facts, options).status == EquivalenceResult::Status::Equal;
+  } catch (const Unsupported&) {  // an operation the real model does not read
+    return false;
+  }
+}
+
+// Whether `output` differs from `input` only by rounding: equal when every float is a
+// real number and every operation exact, and defined wherever the input is under the
+// IEEE semantics and the flags (so no NaN or infinity the input did not have).
+bool differs_only_by_rounding(const Expr& input, const Expr& output, const Facts& facts, const ProverOptions& options) {
+  ProverOptions exact_arithmetic = options;
+  exact_arithmetic.float_model = FloatModel::Real;
+  ProverOptions definedness = options;
+  definedness.compare_values = false;
+  return proved(input, output, facts, exact_arithmetic) && proved(input, output, facts, definedness);
+}
+
 }  // namespace
 
 // First the claim with the shared subterms abstracted (verify/common_subterms.h), which
 // Z3 decides quickly where the full float terms would time out; if that is not proved,
-// the claim as it is.
+// the claim as it is. Under reassoc, a counterexample that is only rounding is not one.
 EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                     const ProverOptions& options) {
-  const AbstractedPair pair = abstract_common_subterms(input, output);
+  const AbstractedPair pair = abstract_common_subterms(input, output, options.fast_math);
   if (pair.identical) return {EquivalenceResult::Status::Equal, ProofKind::Exact, ""};
   if (!pair.abstracted.empty()) {
     ProverOptions quick = options;
@@ -36,7 +55,11 @@ EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const
     EquivalenceResult abstracted = prove_equivalent(pair.input, pair.output, facts, quick);
     if (abstracted.status == EquivalenceResult::Status::Equal) return abstracted;
   }
-  return prove_equivalent(input, output, facts, options);
+  EquivalenceResult result = prove_equivalent(input, output, facts, options);
+  if (result.status == EquivalenceResult::Status::Counterexample && options.fast_math.has(FastMathFlag::Reassoc) &&
+      differs_only_by_rounding(input, output, facts, options))
+    return {EquivalenceResult::Status::Equal, ProofKind::AssumedReassoc, ""};
+  return result;
 }
 
 namespace {

@@ -22,6 +22,16 @@ struct EquivalenceResult {
 // Proves that wherever `input` is defined, `output` is defined and has the same value,
 // for every assignment of the variables within `facts.bounds` on which every
 // assumption holds (the refinement of verify/refinement.h, input as the left side).
+//
+// Under reassoc (`options.fast_math`) reassociating may change rounding, and then no
+// IEEE equation holds: `(f + 3.0) + 1.0` reassociated and folded is `f + 4.0`, which
+// rounds differently for some f. So when the IEEE claim has a counterexample, the
+// result is Equal with ProofKind::AssumedReassoc if the output differs only by
+// rounding: it equals the input when every float is a real and every operation exact
+// (FloatModel::Real), and it is defined wherever the input is (no new NaN or infinity
+// under nnan/ninf). That is the permission reassoc grants and a little more (exact
+// arithmetic also equates `(x + y) - y` with `x`, which reassoc alone does not give):
+// an assumption, like the catalogue's assumed-reassoc rules, not a proof.
 EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                     const ProverOptions& options = {});
 

@@ -102,7 +102,7 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
                 FixedWidthModel fixed_width) {
   // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
   z3::context ctx;
-  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math, fixed_width);
+  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math, fixed_width, options.float_model);
   std::vector<z3::expr> terms;
   z3::expr ranges = ctx.bool_val(true);
   for (const PatternVar& v : vars) {
@@ -122,7 +122,8 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   // The negation of: for both readings, defined(lhs) implies defined(rhs) and equal.
   // The strict reading's premise implies the lazy one's, hence one query.
   const z3::expr rhs_defined = r.defined_lazy && z3::implies(l.defined_strict, r.defined_strict);
-  const z3::expr failure = l.defined_lazy && (!rhs_defined || !sem.same(l.value, r.value, lhs.dtype()));
+  const z3::expr differs = options.compare_values ? !sem.same(l.value, r.value, lhs.dtype()) : ctx.bool_val(false);
+  const z3::expr failure = l.defined_lazy && (!rhs_defined || differs);
 
   z3::solver solver = make_solver(ctx, sem, lhs, rhs, vars);
   // Not Z3's `timeout` parameter, which can deadlock in Z3 4.8.12 (verify/z3_deadline.h).

@@ -45,6 +45,12 @@ struct ProverOptions {
   // undefined where a lazy operation does not read them: verify/pattern_terms.h) or
   // for inputs (an expression's variables, always defined: verify/equivalence.h).
   bool variables_are_terms = true;
+  // How floats are read (verify/z3_semantics.h): IEEE, or exact reals (to tell a
+  // result that differs only by rounding, verify/equivalence.h).
+  FloatModel float_model = FloatModel::Ieee;
+  // Whether the values are compared. Off, the obligation is definedness alone:
+  // wherever the left side is defined, the right side is.
+  bool compare_values = true;
 };
 
 struct Outcome {

@@ -28,12 +28,13 @@ z3::expr fits_in(const z3::expr& r, unsigned bits) {
 }  // namespace
 
 Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits, FastMath fast_math,
-                     FixedWidthModel fixed_width_model)
+                     FixedWidthModel fixed_width_model, FloatModel float_model)
     : ctx_(ctx),
       index_model_(index_model),
       index_bits_(index_bits),
       fast_math_(fast_math),
-      fixed_width_model_(fixed_width_model) {
+      fixed_width_model_(fixed_width_model),
+      float_model_(float_model) {
   if (fixed_width_model == FixedWidthModel::WrappedInteger && index_model == IndexModel::BitVector) {
     throw std::logic_error("the wrapped-integer model reads INDEX as Int");
   }
@@ -53,13 +54,13 @@ z3::expr Semantics::variable_range(const z3::expr& variable, DType dtype) const 
 }
 
 z3::expr Semantics::same(const z3::expr& a, const z3::expr& b, DType dtype) const {
-  if (!is_float(dtype) || !fast_math_.has(FastMathFlag::Nsz)) return a == b;
+  if (!is_float(dtype) || !fast_math_.has(FastMathFlag::Nsz) || is_real_float(dtype)) return a == b;
   return a == b || (wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, a)) && wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, b)));
 }
 
 z3::expr Semantics::assumed_defined(const z3::expr& value, DType dtype) const {
   z3::expr ok = ctx_.bool_val(true);
-  if (!is_float(dtype)) return ok;
+  if (!is_float(dtype) || is_real_float(dtype)) return ok;  // a real is neither NaN nor infinite
   if (fast_math_.has(FastMathFlag::Nnan)) ok = ok && !wrap(ctx_, Z3_mk_fpa_is_nan(ctx_, value));
   if (fast_math_.has(FastMathFlag::Ninf)) ok = ok && !wrap(ctx_, Z3_mk_fpa_is_infinite(ctx_, value));
   return ok;
@@ -72,6 +73,7 @@ unsigned Semantics::width(DType t) const {
 z3::expr Semantics::rne() const { return wrap(ctx_, Z3_mk_fpa_rne(ctx_)); }
 
 z3::sort Semantics::sort(DType dtype) const {
+  if (is_real_float(dtype)) return ctx_.real_sort();
   switch (dtype) {
     case DType::Index:
       return index_model_ == IndexModel::Integer ? ctx_.int_sort() : ctx_.bv_sort(index_bits_);
@@ -105,6 +107,19 @@ z3::expr Semantics::bv_constant(Int value, unsigned bits) const {
 z3::expr Semantics::constant(const Value& value, Conditions& cond) const {
   const DType t = value.dtype;
   if (t == DType::Bool) return ctx_.bool_val(value.i != 0);
+  if (is_real_float(t)) {
+    if (!std::isfinite(value.f)) throw Unsupported("a NaN or infinite literal has no real value");
+    // The literal's exact value: f = m * 2^e with m a 53-bit integer.
+    int e = 0;
+    const double m = std::frexp(std::fabs(value.f), &e);
+    const uint64_t significand = uint64_t(std::ldexp(m, 53));
+    const int exponent = e - 53;
+    const z3::expr magnitude =
+        exponent >= 0
+            ? ctx_.real_val(std::to_string(significand).c_str()) * ctx_.real_val(power_of_two_text(exponent).c_str())
+            : ctx_.real_val((std::to_string(significand) + "/" + power_of_two_text(-exponent)).c_str());
+    return value.f < 0 ? -magnitude : magnitude;
+  }
   if (is_float(t)) return float_literal(ctx_, sort(t), value.f);
   if ((t == DType::Index && index_model_ == IndexModel::Integer) || is_wrapped_int(t)) {
     return ctx_.int_val(to_string(value.i).c_str());
@@ -162,6 +177,7 @@ z3::expr Semantics::apply(Op op, DType result, std::span<const z3::expr> args, s
     case Op::Min:
     case Op::Max:
     case Op::Div:
+      if (is_real_float(result)) return real_float_op(op, args);
       if (is_float(result)) return float_op(op, result, args);
       if (op == Op::Div) throw std::logic_error("true division of integers");
       return integer_arith(op, result, args[0], args.size() > 1 ? args[1] : args[0], cond);
@@ -508,7 +524,7 @@ z3::expr Semantics::less_equal(DType t, const z3::expr& a, const z3::expr& b) co
 }
 
 z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b) const {
-  if (is_float(t)) {
+  if (is_float(t) && !is_real_float(t)) {
     // IEEE: NaN is unordered, so only != holds; -0.0 == +0.0.
     switch (op) {
       case Op::Eq:
@@ -534,6 +550,18 @@ z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b
       break;
   }
   if (t == DType::Bool) throw std::logic_error("ordering comparison of BOOL");
+  if (is_real_float(t)) {
+    switch (op) {
+      case Op::Lt:
+        return a < b;
+      case Op::Le:
+        return a <= b;
+      case Op::Gt:
+        return a > b;
+      default:
+        return a >= b;
+    }
+  }
   switch (op) {
     case Op::Lt:
       return less(t, a, b);
@@ -550,6 +578,7 @@ z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b
 
 z3::expr Semantics::cast(DType from, DType to, const z3::expr& a, Conditions& cond) const {
   if (from == to) return a;
+  if (is_real_float(from) || is_real_float(to)) return real_float_cast(from, to, a);
   if (to == DType::Bool) {  // a != 0; a NaN is not zero, so True
     if (is_float(from)) return !wrap(ctx_, Z3_mk_fpa_is_zero(ctx_, a));
     return is_bv(from) ? a != bv_constant(0, width(from)) : a != 0;
@@ -628,11 +657,47 @@ z3::expr Semantics::float_to_int(DType from, DType to, const z3::expr& a, Condit
   return wrap(ctx_, is_signed ? Z3_mk_fpa_to_sbv(ctx_, rtz, a, bits) : Z3_mk_fpa_to_ubv(ctx_, rtz, a, bits));
 }
 
+// ---------------------------------------------------------------- floats as reals
+
+z3::expr Semantics::real_float_op(Op op, std::span<const z3::expr> args) const {
+  const z3::expr& a = args[0];
+  switch (op) {
+    case Op::Add:
+      return a + args[1];
+    case Op::Sub:
+      return a - args[1];
+    case Op::Mul:
+      return a * args[1];
+    case Op::Div:  // by zero: Z3's unspecified real, the same on both sides
+      return a / args[1];
+    case Op::Neg:
+      return -a;
+    case Op::Abs:
+      return z3::ite(a >= 0, a, -a);
+    case Op::Min:
+      return z3::ite(a <= args[1], a, args[1]);
+    case Op::Max:
+      return z3::ite(a >= args[1], a, args[1]);
+    default:
+      throw std::logic_error("not a float operation");
+  }
+}
+
+z3::expr Semantics::real_float_cast(DType from, DType to, const z3::expr& a) const {
+  if (is_float(from) && is_float(to)) return a;  // no rounding
+  if (to == DType::Bool) return a != ctx_.real_val(0);
+  if (from == DType::Bool) return z3::ite(a, ctx_.real_val(1), ctx_.real_val(0));
+  if (is_float(from)) throw Unsupported("a cast of a float to an integer has no real reading");
+  if (is_bv(from)) return z3::to_real(z3::bv2int(a, is_signed_bv(from)));
+  return z3::to_real(a);
+}
+
 // ---------------------------------------------------------------- models
 
 Value Semantics::model_value(const z3::model& model, const z3::expr& value, DType dtype) const {
   const z3::expr v = model.eval(value, true);
   if (dtype == DType::Bool) return Value::boolean(v.is_true());
+  if (is_real_float(dtype)) return Value::floating(dtype, std::stod(v.get_decimal_string(20)));
   if (is_float(dtype)) {
     if (model.eval(wrap(ctx_, Z3_mk_fpa_is_nan(ctx_, value)), true).is_true()) {
       return Value::floating(dtype, std::numeric_limits<double>::quiet_NaN());

@@ -49,6 +49,16 @@ enum class FixedWidthModel : uint8_t {
                    // translation (Unsupported); INDEX must be Integer.
 };
 
+// How float values are represented.
+enum class FloatModel : uint8_t {
+  Ieee,  // Z3 floating point: the spec's semantics, rounding and all
+  Real,  // Z3 Real: every float a real number and every operation exact (no rounding,
+         // no NaN, infinities or signed zeros; a float-to-integer cast and a NaN or
+         // infinite literal are Unsupported). Not the spec's semantics: two results
+         // equal here differ at most by rounding, which is what translation validation
+         // under reassoc asks (verify/equivalence.h).
+};
+
 // Thrown when an operation has no translation in the chosen model (bitwise operations
 // and shifts by a symbolic amount on INDEX as Int): the caller tries the bit-vector model.
 struct Unsupported : std::runtime_error {
@@ -68,11 +78,12 @@ class Semantics {
   // nsz changes `same`, nnan and ninf `assumed_defined`; reassoc has no meaning here
   // (verify/reassociation.h).
   Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64, FastMath fast_math = {},
-            FixedWidthModel fixed_width_model = FixedWidthModel::BitVector);
+            FixedWidthModel fixed_width_model = FixedWidthModel::BitVector, FloatModel float_model = FloatModel::Ieee);
 
   z3::context& ctx() const { return ctx_; }
   IndexModel index_model() const { return index_model_; }
   FixedWidthModel fixed_width_model() const { return fixed_width_model_; }
+  FloatModel float_model() const { return float_model_; }
   // Whether values of `t` are Z3 bit-vectors (else Int, Bool or floating point).
   bool is_bv(DType t) const {
     if (t == DType::Index) return index_model_ == IndexModel::BitVector;
@@ -141,6 +152,10 @@ class Semantics {
   bool is_signed_bv(DType t) const { return t == DType::Index || is_signed_int(t); }
   z3::expr bv_constant(Int value, unsigned bits) const;
   z3::expr rne() const;
+  // A float dtype held as Real (FloatModel::Real).
+  bool is_real_float(DType t) const { return is_float(t) && float_model_ == FloatModel::Real; }
+  z3::expr real_float_op(Op op, std::span<const z3::expr> args) const;
+  z3::expr real_float_cast(DType from, DType to, const z3::expr& a) const;
 
   z3::expr integer_arith(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const;
   z3::expr integer_divide(Op op, DType t, const z3::expr& a, const z3::expr& b, Conditions& cond) const;
@@ -165,6 +180,7 @@ class Semantics {
   unsigned index_bits_;
   FastMath fast_math_;
   FixedWidthModel fixed_width_model_;
+  FloatModel float_model_;
   struct DivMod {
     z3::expr a, b;
     bool floor;

@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <random>
+#include <stdexcept>
 
+#include "egraph/runner.h"
 #include "tests/egraph/build_exprs.h"
 
 namespace eqsat {
@@ -86,6 +89,47 @@ TEST(EGraph, TotalityAnalysis) {
   EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Cast, DType::FP64, {f}))).total);
   EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Cast, DType::Bool, {f}))).total);
   EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Cast, DType::Int32, {f}))).total);
+}
+
+TEST(EGraph, TotalityAnalysisUnderNnanOrNinf) {
+  // Under nnan or ninf a NaN or an infinity is poison (ir/definedness.h): a float
+  // variable may be one, and float arithmetic may make one. `p and f > 0.0` must not
+  // become `f > 0.0 and p` (the guard total(q) of and-comm reads this).
+  EGraph g;
+  g.set_fast_math(FastMathFlag::Ninf);
+  const Expr f = var("f", DType::FP32);
+  const Expr one = Expr::constant(Value::floating(DType::FP32, 1.0));
+  const Expr inf = Expr::constant(Value::floating(DType::FP32, std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(g.data(g.add_expr(f)).total);
+  EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Gt, DType::Bool, {f, one}))).total);
+  // An integer made a float may overflow to an infinity; a product of literals is its
+  // folded value, total if that is finite.
+  EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Cast, DType::FP16, {var("x")}))).total);
+  const Expr big = Expr::constant(Value::floating(DType::FP32, 1e38));
+  EXPECT_FALSE(g.data(g.add_expr(Expr::make(Op::Mul, DType::FP32, {big, big}))).total);
+  EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Mul, DType::FP32, {one, one}))).total);
+  EXPECT_FALSE(g.data(g.add_expr(inf)).total);
+  EXPECT_TRUE(g.data(g.add_expr(one)).total);
+  EXPECT_TRUE(g.data(g.add_expr(Expr::make(Op::Neg, DType::FP32, {one}))).total);
+  EXPECT_TRUE(g.data(g.add_expr(bin(Op::Add, var("x"), lit(1)))).total) << "integers are as before";
+  // clear() keeps the flags; without them the same terms are total.
+  g.clear();
+  EXPECT_FALSE(g.data(g.add_expr(f)).total);
+  EGraph strict;
+  EXPECT_TRUE(strict.data(strict.add_expr(f)).total);
+  EXPECT_TRUE(strict.data(strict.add_expr(Expr::make(Op::Gt, DType::Bool, {f, one}))).total);
+  EXPECT_TRUE(strict.data(strict.add_expr(inf)).total);
+}
+
+TEST(EGraph, ARunGrantedNnanOrNinfNeedsAnEGraphToldThem) {
+  EGraph g;
+  g.add_expr(var("f", DType::FP32));
+  EXPECT_THROW(run_rewrites(g, {}, {}, {}, FastMathFlag::Nnan), std::logic_error);
+  EXPECT_NO_THROW(run_rewrites(g, {}, {}, {}, FastMath(FastMathFlag::Nsz) | FastMathFlag::Reassoc));
+  EGraph told;
+  told.set_fast_math(FastMath::all());
+  told.add_expr(var("f", DType::FP32));
+  EXPECT_NO_THROW(run_rewrites(told, {}, {}, {}, FastMathFlag::Nnan));
 }
 
 // A node added straight into a class (add_to, how a rewrite's right side joins its

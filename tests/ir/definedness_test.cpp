@@ -95,5 +95,38 @@ TEST(Definedness, APartialOperationAnywhereMakesAnExpressionPartial) {
   EXPECT_FALSE(may_be_undefined(parse("f / (f - f) < 1.0 and x < 3", vars)));
 }
 
+// Under nnan or ninf a NaN or an infinity is poison (ir/fast_math.h): float arithmetic
+// can make one from values that are not, and a float variable may be one.
+TEST(Definedness, UnderNnanOrNinfFloatArithmeticAndFloatVariablesMayBeUndefined) {
+  const Vars vars = {{"f", DType::FP32}, {"g", DType::FP32}, {"p", DType::Bool}};
+  for (FastMath flags : {FastMath(FastMathFlag::Nnan), FastMath(FastMathFlag::Ninf), FastMath::all()}) {
+    for (std::string_view text : {"f + g", "f - g", "f * g", "f / g", "cast(x, FP16)", "cast(f, FP16)"}) {
+      const Expr expr = parse(text, vars);
+      EXPECT_TRUE(is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype(), flags)) << text;
+      EXPECT_FALSE(is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype())) << text << ": strict IEEE";
+    }
+    // These pass a value on, or compare: no NaN or infinity of their own.
+    for (std::string_view text : {"-f", "abs(f)", "min(f, g)", "max(f, g)", "select(p, f, g)", "f < g"}) {
+      const Expr expr = parse(text, vars);
+      EXPECT_FALSE(is_partial(expr.op(), expr.dtype(), expr.arg(0).dtype(), flags)) << text;
+    }
+    // ... but a float variable under them may itself be poison.
+    EXPECT_TRUE(may_be_undefined(parse("p and f > 0.0", vars), flags));
+    EXPECT_TRUE(leaf_may_be_undefined(parse("f", vars), flags));
+    EXPECT_FALSE(leaf_may_be_undefined(parse("2.5", vars), flags));
+    EXPECT_FALSE(may_be_undefined(parse("p and x > 0", vars), flags)) << "no float, nothing changes";
+  }
+  EXPECT_FALSE(may_be_undefined(parse("p and f > 0.0", vars)));
+  EXPECT_FALSE(may_be_undefined(parse("p and f > 0.0", vars), FastMath(FastMathFlag::Nsz) | FastMathFlag::Reassoc));
+  // A literal NaN is poison under nnan, an infinite one under ninf.
+  const Value nan = Value::floating(DType::FP32, std::numeric_limits<double>::quiet_NaN());
+  const Value inf = Value::floating(DType::FP32, std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(constant_is_poison(nan, FastMathFlag::Nnan));
+  EXPECT_FALSE(constant_is_poison(nan, FastMathFlag::Ninf));
+  EXPECT_TRUE(constant_is_poison(inf, FastMathFlag::Ninf));
+  EXPECT_FALSE(constant_is_poison(inf, FastMathFlag::Nnan));
+  EXPECT_FALSE(constant_is_poison(Value::floating(DType::FP32, 1e30), FastMath::all()));
+}
+
 }  // namespace
 }  // namespace eqsat

@@ -52,6 +52,24 @@ TEST(VerifyFlag, FuzzFindingsProveEqual) {
   for (const Json& line : lines) EXPECT_EQ(line["verified"], "proved") << line;
 }
 
+// Under nnan or ninf a NaN or an infinity is poison, so float arithmetic and float
+// variables may be undefined (ir/definedness.h). `eqsat fuzz --seed 35003 --max-depth 5
+// --fast-math all` found both: the first became `h > 0.0 and p`, undefined at h = NaN,
+// p = False (the lazy reading); the second `select(q, 0.0, const(-inf, BF16))`, whose
+// else branch a strict select computes at q = True.
+TEST(VerifyFlag, FastMathFuzzFindingsProveEqual) {
+  ToolRun run = run_eqsat(
+      {"batch", "-", "--verify"},
+      R"~({"id": "fuzz-seed35003-case499", "vars": {"h": "FP32", "p": "BOOL"}, "fast_math": ["nsz", "nnan", "ninf"], "input": "p and h + -0.0 > 0.0"}
+{"id": "fuzz-seed35003-case1984", "vars": {"q": "BOOL"}, "fast_math": ["ninf"], "input": "select(q, const(0.0, BF16), 1.0 / select(q, 1.0, -0.0))"}
+)~");
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<Json> lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 2u);
+  for (const Json& line : lines) EXPECT_EQ(line["verified"], "proved") << line;
+  EXPECT_EQ(lines[0]["output"], "p and h > 0.0");
+}
+
 TEST(VerifyFlag, BatchWithholdsAnUnequalOutputAndNamesTheCase) {
   ToolRun run = run_eqsat(with_wrong_rules({"batch", "-", "--verify"}),
                           R"~({"id": "fine", "vars": {"x": "INT32"}, "input": "x + 1"}
