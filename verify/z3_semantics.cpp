@@ -550,18 +550,7 @@ z3::expr Semantics::compare(Op op, DType t, const z3::expr& a, const z3::expr& b
       break;
   }
   if (t == DType::Bool) throw std::logic_error("ordering comparison of BOOL");
-  if (is_real_float(t)) {
-    switch (op) {
-      case Op::Lt:
-        return a < b;
-      case Op::Le:
-        return a <= b;
-      case Op::Gt:
-        return a > b;
-      default:
-        return a >= b;
-    }
-  }
+  // Below: integers, and floats read as reals (ordered like Int).
   switch (op) {
     case Op::Lt:
       return less(t, a, b);
