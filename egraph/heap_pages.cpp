@@ -144,6 +144,13 @@ bool use_huge_pages_for_heap(HugeHeap when) {
 
 bool heap_uses_huge_pages() { return advice_on.load(std::memory_order_relaxed); }
 
+namespace {
+
+// Whether huge pages were asked for the heap (now, or once the e-graph is large).
+bool asked_for_huge_pages(std::memory_order order) { return advice_on.load(order) || waiting_for_large.load(order); }
+
+}  // namespace
+
 void advise_heap_growth(std::size_t egraph_nodes) {
   if (!advice_on.load(std::memory_order_relaxed)) {
     if (!waiting_for_large.load(std::memory_order_acquire)) return;
@@ -164,12 +171,12 @@ void advise_heap_growth(std::size_t egraph_nodes) {
 }
 
 bool heap_growth_unpopulated() {
-  if (!advice_on.load(std::memory_order_relaxed) && !waiting_for_large.load(std::memory_order_relaxed)) return false;
+  if (!asked_for_huge_pages(std::memory_order_relaxed)) return false;
   return heap_end() > populated_end.load(std::memory_order_relaxed);
 }
 
 void populate_heap_growth(const std::atomic<bool>* stop) {
-  if (!advice_on.load(std::memory_order_acquire) && !waiting_for_large.load(std::memory_order_acquire)) return;
+  if (!asked_for_huge_pages(std::memory_order_acquire)) return;
   while (stop == nullptr || !stop->load(std::memory_order_relaxed)) {
     const std::uintptr_t end = heap_end();
     std::uintptr_t from = populated_end.load(std::memory_order_relaxed);
