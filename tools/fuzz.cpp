@@ -140,13 +140,18 @@ FuzzReport run_fuzz(const FuzzOptions& options, const Simplifier& simplifier, co
         // Shrink while the same kind of failure remains ("verify:", "throws:", ...), so
         // that the reproducer shows the bug that was found, not another one.
         const std::string kind = results[i].reason.substr(0, results[i].reason.find(' '));
+        // The reason the minimized case last failed with: asked again, a proof that
+        // timed out then may pass (its reason would be empty).
+        std::string last_reason = results[i].reason;
         verify::RandomCase minimized = verify::minimize_case(original, [&](const verify::RandomCase& candidate) {
           CaseResult result = run_one(candidate, simplifier, check);
-          return result.verdict == Verdict::Fails && result.reason.starts_with(kind);
+          const bool fails = result.verdict == Verdict::Fails && result.reason.starts_with(kind);
+          if (fails) last_reason = result.reason;
+          return fails;
         });
         FuzzFailure failure;
         failure.case_number = number;
-        failure.reason = run_one(minimized, simplifier, check).reason;
+        failure.reason = last_reason;
         failure.reproducer = case_line(minimized, fuzz_case_id(options.seed, number), simplifier.fast_math());
         failure.original = case_line(original, fuzz_case_id(options.seed, number), simplifier.fast_math());
         report.failures.push_back(std::move(failure));

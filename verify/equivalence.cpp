@@ -21,23 +21,41 @@ void collect_vars(const Expr& e, std::vector<PatternVar>& vars) {
 EquivalenceResult prove_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                    const ProverOptions& options);
 
-bool proved(const Expr& input, const Expr& output, const Facts& facts, const ProverOptions& options) {
+// The answer to one question of differs_only_by_rounding; a claim the real model has
+// no reading for (a float cast to an integer) is answered no.
+EquivalenceResult asked(const Expr& input, const Expr& output, const Facts& facts, const ProverOptions& options) {
   try {
-    return prove_equivalent(input, output, facts, options).status == EquivalenceResult::Status::Equal;
-  } catch (const Unsupported&) {  // an operation the real model does not read
-    return false;
+    return prove_equivalent(input, output, facts, options);
+  } catch (const Unsupported& e) {
+    return {EquivalenceResult::Status::Counterexample, ProofKind::Exact, e.what()};
   }
 }
 
 // Whether `output` differs from `input` only by rounding: equal when every float is a
 // real number and every operation exact, and defined wherever the input is under the
-// IEEE semantics and the flags (so no NaN or infinity the input did not have).
-bool differs_only_by_rounding(const Expr& input, const Expr& output, const Facts& facts, const ProverOptions& options) {
+// IEEE semantics and nnan or ninf (an operand order that reads a NaN input first is
+// wrong, and so is a division made infinite), but for the results of +, - and *:
+// reassociating a sum may overflow where the input did not (`f + g` of FP16 at
+// f = -65184, g = -336, where `f + (g + 2.0)` is finite).
+// Equal (assumed-reassoc) if both are proved; Counterexample if either is refuted;
+// Unknown otherwise.
+EquivalenceResult differs_only_by_rounding(const Expr& input, const Expr& output, const Facts& facts,
+                                           const ProverOptions& options) {
   ProverOptions exact_arithmetic = options;
   exact_arithmetic.float_model = FloatModel::Real;
   ProverOptions definedness = options;
   definedness.compare_values = false;
-  return proved(input, output, facts, exact_arithmetic) && proved(input, output, facts, definedness);
+  definedness.poison_sums_and_products = false;
+  using Status = EquivalenceResult::Status;
+  const EquivalenceResult equal = asked(input, output, facts, exact_arithmetic);
+  if (equal.status == Status::Counterexample) return equal;
+  const EquivalenceResult defined = asked(input, output, facts, definedness);
+  if (defined.status == Status::Counterexample) return defined;
+  if (equal.status == Status::Equal && defined.status == Status::Equal)
+    return {Status::Equal, ProofKind::AssumedReassoc, ""};
+  return {Status::Unknown, ProofKind::Exact,
+          "not equal under IEEE; whether only by rounding (reassoc): " +
+              (equal.status == Status::Unknown ? equal.detail : defined.detail)};
 }
 
 }  // namespace
@@ -56,10 +74,11 @@ EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const
     if (abstracted.status == EquivalenceResult::Status::Equal) return abstracted;
   }
   EquivalenceResult result = prove_equivalent(input, output, facts, options);
-  if (result.status == EquivalenceResult::Status::Counterexample && options.fast_math.has(FastMathFlag::Reassoc) &&
-      differs_only_by_rounding(input, output, facts, options))
-    return {EquivalenceResult::Status::Equal, ProofKind::AssumedReassoc, ""};
-  return result;
+  if (result.status != EquivalenceResult::Status::Counterexample || !options.fast_math.has(FastMathFlag::Reassoc))
+    return result;
+  const EquivalenceResult rounding = differs_only_by_rounding(input, output, facts, options);
+  // A refuted question leaves the IEEE counterexample, which shows the values.
+  return rounding.status == EquivalenceResult::Status::Counterexample ? result : rounding;
 }
 
 namespace {

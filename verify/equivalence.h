@@ -28,8 +28,10 @@ struct EquivalenceResult {
 // rounds differently for some f. So when the IEEE claim has a counterexample, the
 // result is Equal with ProofKind::AssumedReassoc if the output differs only by
 // rounding: it equals the input when every float is a real and every operation exact
-// (FloatModel::Real), and it is defined wherever the input is (no new NaN or infinity
-// under nnan/ninf). That is the permission reassoc grants and a little more (exact
+// (FloatModel::Real), and it is defined wherever the input is, a NaN or infinity being
+// poison under nnan/ninf except as the result of a +, - or * (reassociating may
+// overflow where the input did not). That is the permission reassoc grants and a
+// little more (exact
 // arithmetic also equates `(x + y) - y` with `x`, which reassoc alone does not give):
 // an assumption, like the catalogue's assumed-reassoc rules, not a proof.
 EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,

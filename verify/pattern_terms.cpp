@@ -70,8 +70,12 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
         for (std::size_t i = 0; i < node.children.size(); ++i) lazy = lazy && lazy_of(i);
         break;
     }
-    // Under nnan/ninf a NaN or infinite result is poison: undefined, like a division by zero.
-    const z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
+    // Under nnan/ninf a NaN or infinite result is poison: undefined, like a division by
+    // zero (but for a sum or product when the semantics says so).
+    const bool reassociable = node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul;
+    const z3::expr own = reassociable && !semantics.poison_sums_and_products()
+                             ? cond.defined
+                             : cond.defined && semantics.assumed_defined(value, node.dtype);
     terms.push_back({value, strict && own, lazy && own, fits && cond.fits});
   }
   return terms[pattern.root];

@@ -102,7 +102,8 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
                 FixedWidthModel fixed_width) {
   // A context per attempt: Z3 contexts are not thread-safe, and attempts run in parallel.
   z3::context ctx;
-  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math, fixed_width, options.float_model);
+  const Semantics sem(ctx, model, options.fallback_bits, options.fast_math, fixed_width, options.float_model,
+                      options.poison_sums_and_products);
   std::vector<z3::expr> terms;
   z3::expr ranges = ctx.bool_val(true);
   for (const PatternVar& v : vars) {

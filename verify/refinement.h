@@ -51,6 +51,11 @@ struct ProverOptions {
   // Whether the values are compared. Off, the obligation is definedness alone:
   // wherever the left side is defined, the right side is.
   bool compare_values = true;
+  // Under nnan or ninf, whether a NaN or infinite result of a float +, - or * is poison,
+  // as one of any other operation, an input or a literal is. Off for the definedness
+  // question asked under reassoc (verify/equivalence.h): reassociating a sum or a
+  // product may overflow where the input did not.
+  bool poison_sums_and_products = true;
 };
 
 struct Outcome {

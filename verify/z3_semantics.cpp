@@ -28,13 +28,14 @@ z3::expr fits_in(const z3::expr& r, unsigned bits) {
 }  // namespace
 
 Semantics::Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits, FastMath fast_math,
-                     FixedWidthModel fixed_width_model, FloatModel float_model)
+                     FixedWidthModel fixed_width_model, FloatModel float_model, bool poison_sums_and_products)
     : ctx_(ctx),
       index_model_(index_model),
       index_bits_(index_bits),
       fast_math_(fast_math),
       fixed_width_model_(fixed_width_model),
-      float_model_(float_model) {
+      float_model_(float_model),
+      poison_sums_and_products_(poison_sums_and_products) {
   if (fixed_width_model == FixedWidthModel::WrappedInteger && index_model == IndexModel::BitVector) {
     throw std::logic_error("the wrapped-integer model reads INDEX as Int");
   }
@@ -108,7 +109,11 @@ z3::expr Semantics::constant(const Value& value, Conditions& cond) const {
   const DType t = value.dtype;
   if (t == DType::Bool) return ctx_.bool_val(value.i != 0);
   if (is_real_float(t)) {
-    if (!std::isfinite(value.f)) throw Unsupported("a NaN or infinite literal has no real value");
+    if (!std::isfinite(value.f)) {
+      // No real value: one unknown real per such literal, the same on both sides.
+      const std::string name = std::isnan(value.f) ? "nan" : value.f > 0 ? "inf" : "-inf";
+      return ctx_.real_const(("literal(" + name + ", " + std::string(dtype_name(t)) + ")").c_str());
+    }
     // The literal's exact value: f = m * 2^e with m a 53-bit integer.
     int e = 0;
     const double m = std::frexp(std::fabs(value.f), &e);

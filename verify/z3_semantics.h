@@ -53,10 +53,10 @@ enum class FixedWidthModel : uint8_t {
 enum class FloatModel : uint8_t {
   Ieee,  // Z3 floating point: the spec's semantics, rounding and all
   Real,  // Z3 Real: every float a real number and every operation exact (no rounding,
-         // no NaN, infinities or signed zeros; a float-to-integer cast and a NaN or
-         // infinite literal are Unsupported). Not the spec's semantics: two results
-         // equal here differ at most by rounding, which is what translation validation
-         // under reassoc asks (verify/equivalence.h).
+         // no NaN, infinities or signed zeros; a NaN or infinite literal is an unknown
+         // real, one per literal; a float-to-integer cast is Unsupported). Not the
+         // spec's semantics: two results equal here differ at most by rounding, which
+         // is what translation validation under reassoc asks (verify/equivalence.h).
 };
 
 // Thrown when an operation has no translation in the chosen model (bitwise operations
@@ -78,12 +78,17 @@ class Semantics {
   // nsz changes `same`, nnan and ninf `assumed_defined`; reassoc has no meaning here
   // (verify/reassociation.h).
   Semantics(z3::context& ctx, IndexModel index_model, unsigned index_bits = 64, FastMath fast_math = {},
-            FixedWidthModel fixed_width_model = FixedWidthModel::BitVector, FloatModel float_model = FloatModel::Ieee);
+            FixedWidthModel fixed_width_model = FixedWidthModel::BitVector, FloatModel float_model = FloatModel::Ieee,
+            bool poison_sums_and_products = true);
 
   z3::context& ctx() const { return ctx_; }
   IndexModel index_model() const { return index_model_; }
   FixedWidthModel fixed_width_model() const { return fixed_width_model_; }
   FloatModel float_model() const { return float_model_; }
+  // Whether, under nnan or ninf, a NaN or infinite result of a float +, - or * is poison,
+  // as one of any other operation, an input or a literal is (verify/pattern_terms.h
+  // reads it).
+  bool poison_sums_and_products() const { return poison_sums_and_products_; }
   // Whether values of `t` are Z3 bit-vectors (else Int, Bool or floating point).
   bool is_bv(DType t) const {
     if (t == DType::Index) return index_model_ == IndexModel::BitVector;
@@ -181,6 +186,7 @@ class Semantics {
   FastMath fast_math_;
   FixedWidthModel fixed_width_model_;
   FloatModel float_model_;
+  bool poison_sums_and_products_;
   struct DivMod {
     z3::expr a, b;
     bool floor;
