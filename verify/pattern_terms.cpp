@@ -71,11 +71,20 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
         break;
     }
     // Under nnan/ninf a NaN or infinite result is poison: undefined, like a division by
-    // zero (but for a sum or product when the semantics says so).
-    const bool reassociable = node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul;
-    const z3::expr own = reassociable && !semantics.poison_sums_and_products()
-                             ? cond.defined
-                             : cond.defined && semantics.assumed_defined(value, node.dtype);
+    // zero. Unless the semantics says otherwise for sums and products: then neither
+    // their results are, nor a result that another operation passes on from an operand
+    // that is NaN or infinite already (`min(f + g, 0.0)` with f + g overflowed).
+    z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
+    if (!semantics.poison_sums_and_products()) {
+      if (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul) {
+        own = cond.defined;
+      } else {
+        z3::expr operands_ordinary = ctx.bool_val(true);
+        for (std::size_t i = 0; i < args.size(); ++i)
+          operands_ordinary = operands_ordinary && semantics.assumed_defined(args[i], arg_dtypes[i]);
+        own = cond.defined && z3::implies(operands_ordinary, semantics.assumed_defined(value, node.dtype));
+      }
+    }
     terms.push_back({value, strict && own, lazy && own, fits && cond.fits});
   }
   return terms[pattern.root];

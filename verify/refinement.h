@@ -52,9 +52,10 @@ struct ProverOptions {
   // wherever the left side is defined, the right side is.
   bool compare_values = true;
   // Under nnan or ninf, whether a NaN or infinite result of a float +, - or * is poison,
-  // as one of any other operation, an input or a literal is. Off for the definedness
-  // question asked under reassoc (verify/equivalence.h): reassociating a sum or a
-  // product may overflow where the input did not.
+  // as one of any other operation, an input or a literal is; off, neither is one that
+  // another operation passes on from such an operand. Off for the definedness question
+  // asked under reassoc (verify/equivalence.h): reassociating a sum or a product may
+  // overflow where the input did not, and `min(f + g, 0.0)` passes the -inf on.
   bool poison_sums_and_products = true;
 };
 

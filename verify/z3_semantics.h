@@ -86,8 +86,8 @@ class Semantics {
   FixedWidthModel fixed_width_model() const { return fixed_width_model_; }
   FloatModel float_model() const { return float_model_; }
   // Whether, under nnan or ninf, a NaN or infinite result of a float +, - or * is poison,
-  // as one of any other operation, an input or a literal is (verify/pattern_terms.h
-  // reads it).
+  // as one of any other operation, an input or a literal is. Off, neither is one that
+  // another operation passes on from such an operand (verify/pattern_terms.h).
   bool poison_sums_and_products() const { return poison_sums_and_products_; }
   // Whether values of `t` are Z3 bit-vectors (else Int, Bool or floating point).
   bool is_bv(DType t) const {
