@@ -21,8 +21,9 @@ struct ClassData {
   // The class holds a term defined for every input: a variable, a constant, or an
   // operation that is never undefined (not is_partial, ir/definedness.h) on total
   // classes. Under the e-graph's nnan or ninf (EGraph::set_fast_math) a float
-  // variable, a poison literal and float arithmetic are not total. The guard `total(x)` reads it: `x and y => y and x`
-  // needs y total, since `and`/`or` short-circuit (docs/rules.md).
+  // variable, a poison literal and float arithmetic are not total. The guard
+  // `total(x)` reads it: `x and y => y and x` needs y total, since `and`/`or`
+  // short-circuit (docs/rules.md).
   bool total = false;
 
   friend bool operator==(const ClassData&, const ClassData&) = default;

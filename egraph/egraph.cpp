@@ -225,8 +225,7 @@ ClassData EGraph::make_data(const ENode& node) const {
     case Op::Var: {
       auto it = var_intervals_.find(node.payload);
       if (it != var_intervals_.end()) data.interval = data.interval.intersect(it->second);
-      // Under nnan or ninf a float input may be NaN or infinite: poison.
-      data.total = !(fast_math_.floats_may_be_poison() && is_float(node.dtype));
+      data.total = !variable_may_be_undefined(node.dtype, fast_math_);
       break;
     }
     case Op::Const:

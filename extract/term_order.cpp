@@ -53,7 +53,7 @@ bool TermOrder::may_be_undefined(ClassId id) {
     if (node.op == Op::Const) {
       undefined = constant_is_poison(egraph_.constant_value(node.payload), flags);
     } else if (node.children.empty()) {
-      undefined = flags.floats_may_be_poison() && is_float(node.dtype);  // a variable (ir/definedness.h)
+      undefined = variable_may_be_undefined(node.dtype, flags);
     } else {
       undefined = is_partial(node.op, node.dtype, egraph_.eclass(node.children[0]).dtype, flags);
     }

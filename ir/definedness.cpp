@@ -35,9 +35,11 @@ bool constant_is_poison(const Value& value, FastMath flags) {
          (flags.has(FastMathFlag::Ninf) && std::isinf(value.f));
 }
 
+bool variable_may_be_undefined(DType dtype, FastMath flags) { return flags.floats_may_be_poison() && is_float(dtype); }
+
 bool leaf_may_be_undefined(const Expr& leaf, FastMath flags) {
   if (leaf.op() == Op::Const) return constant_is_poison(leaf.value(), flags);
-  return flags.floats_may_be_poison() && is_float(leaf.dtype());
+  return variable_may_be_undefined(leaf.dtype(), flags);
 }
 
 bool may_be_undefined(const Expr& expr, FastMath flags) {

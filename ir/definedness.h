@@ -35,9 +35,13 @@ namespace eqsat {
 // also float +, -, *, / and a cast to a float.
 bool is_partial(Op op, DType dtype, DType operand, FastMath flags = {});
 
-// Whether a leaf may be undefined under `flags`: under nnan or ninf a float variable,
-// and a literal that is poison (constant_is_poison). Never without them.
+// Whether a leaf may be undefined under `flags`: a variable that may be
+// (variable_may_be_undefined), a literal that is poison (constant_is_poison).
 bool leaf_may_be_undefined(const Expr& leaf, FastMath flags);
+
+// Whether a variable of `dtype` may be undefined under `flags`: a float one under nnan
+// or ninf (it may be NaN or infinite). Never without them.
+bool variable_may_be_undefined(DType dtype, FastMath flags);
 
 // Whether a constant is poison under `flags`: NaN under nnan, an infinity under ninf.
 bool constant_is_poison(const Value& value, FastMath flags);

@@ -31,9 +31,9 @@ struct EquivalenceResult {
 // (FloatModel::Real), and it is defined wherever the input is, a NaN or infinity being
 // poison under nnan/ninf except as the result of a +, - or * (reassociating may
 // overflow where the input did not). That is the permission reassoc grants and a
-// little more (exact
-// arithmetic also equates `(x + y) - y` with `x`, which reassoc alone does not give):
-// an assumption, like the catalogue's assumed-reassoc rules, not a proof.
+// little more (exact arithmetic also equates `(x + y) - y` with `x`, which reassoc
+// alone does not give): an assumption, like the catalogue's assumed-reassoc rules,
+// not a proof.
 EquivalenceResult verify_equivalent(const Expr& input, const Expr& output, const Facts& facts,
                                     const ProverOptions& options = {});
 
