@@ -177,6 +177,11 @@ class EGraph {
   }
   std::size_t probe_slots() const { return memo_.slots(); }
   std::size_t probe_home(const ENode& key) const { return memo_.home_of(key); }
+  // probe_home of the operation node with these operands, in the order given (already
+  // ordered as order_operands would: see sorts_operands).
+  std::size_t probe_home_of_operation(Op op, DType dtype, const ClassId* children, std::size_t arity) const {
+    return memo_.home_of_operation(op, dtype, children, arity);
+  }
   void prefetch_probe(std::size_t home) const { memo_.prefetch_home(home); }
   ClassId probe_from(std::size_t home, const ENode& key) const { return memo_.find_from(home, key); }
 

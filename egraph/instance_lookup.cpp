@@ -15,37 +15,58 @@ constexpr std::size_t kMaxNodes = 16;
 // How many lookups ahead the slot of a probe, or the entry of a find, is fetched.
 constexpr std::size_t kFetchAhead = 16;
 
-// Probes of a block: the match, the node, the slot its probe starts at.
+// Probes of a block: the match, the node, the slot its probe starts at. The lists
+// hold kBlock entries from the first block on, of which the first `count` are the
+// block's: entries are written in place, never constructed or appended one by one.
 struct Probes {
   std::vector<uint32_t> match;
-  std::vector<ENode> key;
+  std::vector<ENode> key;  // payload 0 throughout: only operations are probed
   std::vector<std::size_t> home;
   std::vector<ClassId> recorded;  // what the hash-cons records: invalid if absent
+  std::size_t count = 0;
 
   void clear() {
-    match.clear();
-    key.clear();
-    home.clear();
+    count = 0;
+    if (key.size() == kBlock) return;
+    match.resize(kBlock);
+    key.resize(kBlock);
+    home.resize(kBlock);
+    recorded.resize(kBlock);
   }
-  // The probe of match m's instance of operation `pnode`, from `row`, the classes of
-  // the pattern's nodes under the match; none when an operand's class is not known
-  // (its instance is not in the e-graph). The key is built where it is kept, field by
-  // field: built aside and copied whole, it waited for its stores to drain (a tenth of
-  // the lookups' time).
-  void add(const EGraph& egraph, std::size_t m, const PatternNode& pnode, const ClassId* row) {
-    for (uint32_t child : pnode.children) {
-      if (!row[child].valid()) return;
+  // The probes of the block's matches (`block` of them, match m's row of classes at
+  // classes[m * n]) for their instances of operation `pnode`: none for a match with an
+  // operand's class unknown (its instance is not in the e-graph). The operands are
+  // gathered and ordered aside, the home hashed from them there, and the key written
+  // once, field by field where it is kept (a key built aside and copied whole waited
+  // for its stores to drain, a tenth of the lookups' time). What depends on the pattern
+  // node alone (its arity, whether its operands are ordered) is read once per block.
+  void add_block(const EGraph& egraph, std::size_t block, const PatternNode& pnode, const ClassId* classes,
+                 std::size_t n) {
+    const std::size_t arity = pnode.children.size();
+    const bool ordered = egraph.sorts_operands(pnode.op, pnode.dtype);
+    uint32_t places[NodeChildren::kCapacity] = {};
+    std::copy(pnode.children.begin(), pnode.children.end(), places);
+    for (std::size_t m = 0; m < block; ++m) {
+      const ClassId* row = classes + m * n;
+      ClassId operands[NodeChildren::kCapacity] = {};
+      bool known = true;
+      for (std::size_t k = 0; k < arity; ++k) {
+        operands[k] = row[places[k]];
+        known = known && operands[k].valid();
+      }
+      if (!known) continue;
+      if (ordered && operands[1] < operands[0]) std::swap(operands[0], operands[1]);
+      ENode& node = key[count];
+      node.op = pnode.op;
+      node.dtype = pnode.dtype;
+      node.children.assign_places(operands, arity);
+      match[count] = static_cast<uint32_t>(m);
+      home[count] = egraph.probe_home_of_operation(pnode.op, pnode.dtype, operands, arity);
+      ++count;
     }
-    ENode& node = key.emplace_back();
-    set_operation_node(node, pnode, row);
-    egraph.order_operands(node);
-    match.push_back(static_cast<uint32_t>(m));
-    home.push_back(egraph.probe_home(node));
   }
   // Every probe is made before any class is found, so that their waits overlap.
   void run(const EGraph& egraph) {
-    const std::size_t count = match.size();
-    recorded.resize(count);  // each written below
     for (std::size_t p = 0; p < count; ++p) {
       if (p + kFetchAhead < count) egraph.prefetch_probe(home[p + kFetchAhead]);
       recorded[p] = egraph.probe_from(home[p], key[p]);
@@ -55,7 +76,6 @@ struct Probes {
   // node was added to, which a merge may have made non-canonical since.
   template <class Visit>
   void for_each_class(const EGraph& egraph, Visit visit) const {
-    const std::size_t count = match.size();
     for (std::size_t p = 0; p < count; ++p) {
       if (p + kFetchAhead < count && recorded[p + kFetchAhead].valid()) egraph.prefetch_find(recorded[p + kFetchAhead]);
       visit(match[p], recorded[p].valid() ? egraph.find(recorded[p]) : ClassId());
@@ -113,14 +133,14 @@ void find_instances_of(const EGraph& egraph, const Pattern& pattern, std::span<c
       // (An instance with an operand missing is missing too: no probe, no class.)
       for (std::size_t m = 0; m < block; ++m) classes[m * n + i] = ClassId();
       probes.clear();
-      for (std::size_t m = 0; m < block; ++m) probes.add(egraph, m, pnode, classes.data() + m * n);
+      probes.add_block(egraph, block, pnode, classes.data(), n);
       probes.run(egraph);
       probes.for_each_class(egraph, [&](std::size_t m, ClassId id) { classes[m * n + i] = id; });
     }
     // The root the same way: its class is the target's (the right side is in place),
     // another (Elsewhere), or none.
     probes.clear();
-    for (std::size_t m = 0; m < block; ++m) probes.add(egraph, m, root, classes.data() + m * n);
+    probes.add_block(egraph, block, root, classes.data(), n);
     probes.run(egraph);
     probes.for_each_class(egraph, [&](std::size_t m, ClassId id) {
       InstanceFound& f = found[first + m];

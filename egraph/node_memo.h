@@ -40,6 +40,11 @@ class NodeMemo {
   // lookups ahead (`prefetch_home`) and then look up from it (`find_from`).
   std::size_t slots() const { return slots_.size(); }
   std::size_t home_of(const ENode& node) const { return home(node); }
+  // home_of the node of an operation with these operands (payload 0), hashed from them
+  // where they are, not from a node just written (a read of what was just stored).
+  std::size_t home_of_operation(Op op, DType dtype, const ClassId* children, std::size_t arity) const {
+    return home_of_hash(hash_node_fields(op, dtype, 0, children, arity));
+  }
   void prefetch_home(std::size_t home) const { __builtin_prefetch(&slots_[home]); }
   ClassId find_from(std::size_t home, const ENode& node) const {
     for (std::size_t i = home;; i = (i + 1) & mask_) {
