@@ -42,15 +42,29 @@ struct Probes {
   // node alone (its arity, whether its operands are ordered) is read once per block.
   void add_block(const EGraph& egraph, std::size_t block, const PatternNode& pnode, const ClassId* classes,
                  std::size_t n) {
-    const std::size_t arity = pnode.children.size();
-    const bool ordered = egraph.sorts_operands(pnode.op, pnode.dtype);
+    // (The operand loop unrolled for each arity: a tenth of the lookups' instructions.)
+    switch (pnode.children.size()) {
+      case 1:
+        return add_block_of_arity<1>(egraph, block, pnode, classes, n);
+      case 2:
+        return add_block_of_arity<2>(egraph, block, pnode, classes, n);
+      case 3:
+        return add_block_of_arity<3>(egraph, block, pnode, classes, n);
+      default:
+        return add_block_of_arity<0>(egraph, block, pnode, classes, n);
+    }
+  }
+  template <std::size_t kArity>
+  void add_block_of_arity(const EGraph& egraph, std::size_t block, const PatternNode& pnode, const ClassId* classes,
+                          std::size_t n) {
+    const bool ordered = kArity == 2 && egraph.sorts_operands(pnode.op, pnode.dtype);
     uint32_t places[NodeChildren::kCapacity] = {};
     std::copy(pnode.children.begin(), pnode.children.end(), places);
     for (std::size_t m = 0; m < block; ++m) {
       const ClassId* row = classes + m * n;
       ClassId operands[NodeChildren::kCapacity] = {};
       bool known = true;
-      for (std::size_t k = 0; k < arity; ++k) {
+      for (std::size_t k = 0; k < kArity; ++k) {
         operands[k] = row[places[k]];
         known = known && operands[k].valid();
       }
@@ -59,9 +73,9 @@ struct Probes {
       ENode& node = key[count];
       node.op = pnode.op;
       node.dtype = pnode.dtype;
-      node.children.assign_places(operands, arity);
+      node.children.assign_places(operands, kArity);
       match[count] = static_cast<uint32_t>(m);
-      home[count] = egraph.probe_home_of_operation(pnode.op, pnode.dtype, operands, arity);
+      home[count] = egraph.probe_home_of_operation(pnode.op, pnode.dtype, operands, kArity);
       ++count;
     }
   }
