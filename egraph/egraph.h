@@ -156,9 +156,9 @@ class EGraph {
   // `probe` in steps, for callers with many lookups to make (egraph/
   // instance_lookup.h, NodeMemo::home_of): `probe_key` puts the operands of a
   // node whose children are canonical ids in the order the hash-cons keeps them,
-  // `probe_home` gives the slot where its lookup starts (with `probe_slots` slots in
-  // all, at least one), `prefetch_probe` starts fetching that slot, and `probe_from`
-  // looks the node up from there.
+  // `probe_home_of_operation` gives the slot where its lookup starts (with
+  // `probe_slots` slots in all, at least one), `prefetch_probe` starts fetching that
+  // slot, and `probe_from` looks the node up from there.
   ENode probe_key(ENode node) const {
     order_operands(node);
     return node;
@@ -176,9 +176,9 @@ class EGraph {
     return false;
   }
   std::size_t probe_slots() const { return memo_.slots(); }
-  std::size_t probe_home(const ENode& key) const { return memo_.home_of(key); }
-  // probe_home of the operation node with these operands, in the order given (already
-  // ordered as order_operands would: see sorts_operands).
+  // Where the lookup of the operation node with these operands starts, in the order
+  // given (already ordered as order_operands would: see sorts_operands), hashed from
+  // them where the caller keeps them.
   std::size_t probe_home_of_operation(Op op, DType dtype, const ClassId* children, std::size_t arity) const {
     return memo_.home_of_operation(op, dtype, children, arity);
   }

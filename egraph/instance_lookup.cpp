@@ -57,6 +57,7 @@ struct Probes {
   template <std::size_t kArity>
   void add_block_of_arity(const EGraph& egraph, std::size_t block, const PatternNode& pnode, const ClassId* classes,
                           std::size_t n) {
+    // EGraph::order_operands, its test made once for the block.
     const bool ordered = kArity == 2 && egraph.sorts_operands(pnode.op, pnode.dtype);
     uint32_t places[NodeChildren::kCapacity] = {};
     std::copy(pnode.children.begin(), pnode.children.end(), places);

@@ -78,7 +78,8 @@ bool same_run(const RunReport& a, const RunReport& b) {
     const IterationStats& x = a.per_iteration[i];
     const IterationStats& y = b.per_iteration[i];
     if (x.nodes != y.nodes || x.classes != y.classes || x.matches != y.matches || x.applied != y.applied ||
-        x.merges != y.merges || x.nodes_after_apply != y.nodes_after_apply)
+        x.dropped_after_merges != y.dropped_after_merges || x.merges != y.merges || x.banned != y.banned ||
+        x.nodes_after_apply != y.nodes_after_apply)
       return false;
   }
   return true;
