@@ -43,11 +43,11 @@
 // shards, and last the nodes of known value are added with `add`.
 //
 // Every decision depends on the e-graph and the batch only: the parts, the shards and
-// the orders are the same for any number of threads, so the result is too. (The runner
-// makes its batches on one thread, runner.cpp's kApplyBatchThreads: on this project's
-// machine class the lines one core writes cost the other more to read than the split
-// saves. The phases still run on several threads for a caller that asks, with the same
-// result: tests/egraph/add_batch_test.cpp.)
+// the orders are the same for any number of threads, so the result is too
+// (tests/egraph/add_batch_test.cpp). The runner makes its batches on its threads only
+// where a line one core writes is cheap for the other to read (egraph/core_handoff.h):
+// each phase reads what the one before it wrote, and on hosts where that costs twice
+// a miss to memory the split loses more than it saves.
 #include <algorithm>
 #include <array>
 #include <optional>

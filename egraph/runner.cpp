@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "egraph/core_handoff.h"
 #include "egraph/heap_growth_helper.h"
 #include "egraph/heap_pages.h"
 #include "egraph/instance_lookup.h"
@@ -54,7 +55,7 @@ std::string RunReport::to_json() const {
   }
   out << "}, \"search_seconds\": " << search_seconds << ", \"filter_seconds\": " << filter_seconds
       << ", \"apply_seconds\": " << apply_seconds << ", \"rebuild_seconds\": " << rebuild_seconds
-      << ", \"per_iteration\": [";
+      << ", \"apply_batch_threads\": " << apply_batch_threads << ", \"per_iteration\": [";
   for (std::size_t i = 0; i < per_iteration.size(); ++i) {
     const IterationStats& it = per_iteration[i];
     out << (i ? ", " : "") << "{\"nodes\": " << it.nodes << ", \"classes\": " << it.classes
@@ -773,15 +774,6 @@ bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::sp
 // Matches the apply's batch of new root nodes takes (EGraph::add_all_to) before it is
 // applied: the new nodes of a large iteration go in batches of this many.
 constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
-// Threads the apply's batches run on (EGraph::add_all, add_all_to): one, whatever the
-// run's. The batch can split its phases over threads (with the same result), but here
-// that lost: its lists and the hash-cons slots one thread wrote, the next phase (or
-// the serial apply around it) read on the other core, and on this project's machine
-// class a cache line written on one core costs about 215 ns to read on the other (a
-// round trip of 430 ns, twice a miss to memory). On two threads, with the batches on
-// one, `sum 11` took 0.959x the time and `sum 10` 0.925x (scripts/compare_binaries.sh,
-// 7 and 9 alternated runs): docs/performance.md, "The apply's batches on one thread".
-constexpr unsigned kApplyBatchThreads = 1;
 // From this many e-nodes on, the apply takes new root nodes by the batch (at least as
 // many as the filter needs: the batch takes the filter's RootMissing matches).
 constexpr std::size_t kBatchMinNodes = 24576;
@@ -964,6 +956,14 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     } else {
       body();
     }
+  };
+  // The threads the apply's batches of new nodes run on: the run's, where a line one
+  // of them writes is cheap for another to read (egraph/core_handoff.h, measured at
+  // the first batch of the process), else this one. The batch's result is the same.
+  auto batch_threads = [&] {
+    if (report.apply_batch_threads == 0)
+      report.apply_batch_threads = threads > 1 && threads_hand_off_cheaply() ? threads : 1;
+    return report.apply_batch_threads;
   };
   // Calls `body(t)` for every task t below `count`: on the run's threads if `parallel`
   // (with more than one thread), else here, in order.
@@ -1374,7 +1374,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
             scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
           }
         }
-        egraph.add_all(scratch.level_nodes, scratch.level_classes, kApplyBatchThreads);
+        run_on_threads([&] { egraph.add_all(scratch.level_nodes, scratch.level_classes, batch_threads()); });
         for (std::size_t j = 0; j < scratch.level_slots.size(); ++j)
           built[scratch.level_slots[j]] = scratch.level_classes[j];
       }
@@ -1392,7 +1392,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       bool whole = true;
       if (egraph.num_nodes() + batch_bound < limits.max_nodes) {
         build_inner_nodes();
-        egraph.add_all_to(batch_targets, batch_nodes, batch_changed, kApplyBatchThreads);
+        run_on_threads([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, batch_threads()); });
         for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
       } else {
         for (std::size_t i = 0; i < size && whole; ++i) {

@@ -94,6 +94,11 @@ struct RunReport {
   double apply_seconds = 0.0;
   double rebuild_seconds = 0.0;
   std::vector<IterationStats> per_iteration;
+  // The threads the apply's batches of new nodes ran on, 0 if it made none (small
+  // e-graphs): the run's threads where a cache line one of them writes is cheap for
+  // another to read (egraph/core_handoff.h, measured once per process), else 1. It
+  // changes the time only, never a result.
+  unsigned apply_batch_threads = 0;
 
   std::string to_json() const;  // one JSON object, for --report
 };

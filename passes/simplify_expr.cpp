@@ -233,8 +233,10 @@ void accumulate(RunReport &total, const RunReport &round) {
   total.seconds += round.seconds;
   for (const auto &[name, count] : round.rule_fires) total.rule_fires[name] += count;
   total.search_seconds += round.search_seconds;
+  total.filter_seconds += round.filter_seconds;
   total.apply_seconds += round.apply_seconds;
   total.rebuild_seconds += round.rebuild_seconds;
+  total.apply_batch_threads = std::max(total.apply_batch_threads, round.apply_batch_threads);
   total.per_iteration.insert(total.per_iteration.end(), round.per_iteration.begin(), round.per_iteration.end());
 }
 

@@ -187,7 +187,7 @@ int run_saturate(const SaturateFlags& flags) {
     out["run_seconds"] = run_seconds;
   }
   for (const char* key : {"stop_reason", "iterations", "nodes", "classes", "seconds", "search_seconds",
-                          "filter_seconds", "apply_seconds", "rebuild_seconds"}) {
+                          "filter_seconds", "apply_seconds", "rebuild_seconds", "apply_batch_threads"}) {
     out[key] = runner[key];
   }
   out["ns_per_node"] = report.seconds * 1e9 / nodes;

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "egraph/core_handoff.h"
 #include "egraph/heap_pages.h"
 #include "egraph/runner.h"
 #include "ir/parse.h"
@@ -225,6 +226,39 @@ TEST(Workloads, ParallelSearchGivesTheSameRunAndEGraph) {
       EXPECT_TRUE(one.eclass(id).nodes == two.eclass(id).nodes) << c.term << " class " << id.value;
     }
   }
+}
+
+// The apply's batches of new nodes run on the run's threads where a line one thread
+// writes is cheap for the other to read, else on the run's own thread
+// (egraph/core_handoff.h): either way on two threads, sum 10's run and e-graph (class
+// ids included) are the ones of a run on one thread, and the report says which way
+// the batches ran.
+TEST(Workloads, TheApplysBatchesGiveTheSameRunOnTheRunsThreadsOrOnOne) {
+  Result<Expr> expr =
+      parse_expr(cli::sum_workload(10), index_by_default([](std::string_view) { return std::nullopt; }));
+  ASSERT_TRUE(expr.ok());
+  auto run = [&](EGraph& egraph, unsigned threads) {
+    egraph.set_builtin_commutativity(false);
+    egraph.add_expr(*expr);
+    return run_rewrites(egraph, workload_rewrites(), sum_limits(), {}, {}, threads);
+  };
+  const double measured = handoff_round_trip_nanoseconds();
+  EGraph one;
+  const RunReport on_one = run(one, 1);
+  EXPECT_EQ(on_one.apply_batch_threads, 1u);
+  for (const double round_trip : {100.0, 430.0}) {
+    assume_handoff_round_trip_nanoseconds(round_trip);
+    EGraph two;
+    const RunReport on_two = run(two, 2);
+    EXPECT_EQ(on_two.apply_batch_threads, round_trip < kCheapHandoffNanoseconds ? 2u : 1u) << round_trip;
+    EXPECT_EQ(counts_of(on_one), counts_of(on_two)) << round_trip;
+    EXPECT_EQ(on_one.rule_fires, on_two.rule_fires) << round_trip;
+    ASSERT_EQ(one.class_ids(), two.class_ids()) << round_trip;
+    for (ClassId id : one.class_ids()) {
+      EXPECT_TRUE(one.eclass(id).nodes == two.eclass(id).nodes) << round_trip << " class " << id.value;
+    }
+  }
+  assume_handoff_round_trip_nanoseconds(measured);
 }
 
 // An e-graph's classes by rank in id order, each with its nodes, whose children are
@@ -461,6 +495,7 @@ TEST(SaturateCommand, ReportsTheWorkloadAsJson) {
   EXPECT_EQ(report["iterations"], 12);
   EXPECT_EQ(report["nodes"], 6536);
   EXPECT_EQ(report["classes"], 309);
+  EXPECT_EQ(report["apply_batch_threads"], 0);  // its e-graph never takes new nodes by the batch
   for (const char* key : {"seconds", "search_seconds", "apply_seconds", "rebuild_seconds", "ns_per_node",
                           "peak_rss_bytes", "bytes_per_node"}) {
     EXPECT_TRUE(report[key].is_number()) << key;
