@@ -59,7 +59,16 @@ class GrowthHelper {
     }
     if (!shared_) shared_ = std::make_shared<Shared>();
     shared_->state.store(kEnqueued, std::memory_order_relaxed);
-    arena.enqueue([shared = shared_] {
+    arena.enqueue([shared = shared_, offered_by = std::this_thread::get_id()] {
+      // The thread that offered the task may take it too, when it works in the arena
+      // itself (the apply's batches, on the run's threads): it would then populate
+      // what it is about to touch, which is no gain. It leaves the task to be offered
+      // again at the next look instead.
+      if (std::this_thread::get_id() == offered_by) {
+        int enqueued = kEnqueued;
+        shared->state.compare_exchange_strong(enqueued, kIdle, std::memory_order_acq_rel);
+        return;
+      }
       int enqueued = kEnqueued;
       if (!shared->state.compare_exchange_strong(enqueued, kRunning, std::memory_order_acq_rel)) return;
       populate_heap_growth(&shared->stop);

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "egraph/core_handoff.h"
 #include "egraph/heap_pages.h"
 #include "egraph/runner.h"
 #include "ir/parse.h"
@@ -195,6 +196,9 @@ int run_saturate(const SaturateFlags& flags) {
   out["baseline_rss_bytes"] = baseline;
   out["bytes_per_node"] = peak > baseline ? static_cast<double>(peak - baseline) / nodes : 0.0;
   out["huge_pages"] = heap_uses_huge_pages();  // memory then grows by 2 MB at a time
+  // What decided apply_batch_threads on several threads (measured at the first batch).
+  if (flags.threads > 1 && report.apply_batch_threads > 0)
+    out["handoff_round_trip_ns"] = handoff_round_trip_nanoseconds();
   out["rule_fires"] = runner["rule_fires"];
   out["per_iteration"] = runner["per_iteration"];
   std::cout << out.dump() << '\n';

@@ -585,6 +585,35 @@ TEST(SaturateCommand, HugePagesForLargeEGraphsUnlessToldOtherwiseAndTheRunIsTheS
   EXPECT_TRUE(Contains(both.err, "excludes")) << both.err;
 }
 
+// The report says which threads the apply's batches of new nodes ran on: none where
+// the e-graph stays under kBatchMinNodes (24,576: sum 9), one on one thread, and on two
+// threads two or one as the handoff of a cache line between them, measured once and
+// reported, is cheap or not (egraph/core_handoff.h).
+TEST(SaturateCommand, SaysWhichThreadsTheApplysBatchesRanOn) {
+  auto saturate = [&](const std::string& workload, const std::string& threads) {
+    ToolRun run =
+        run_eqsat({"saturate", "--rules", kRules, "--no-default-rules", "--report", "--workload", workload,
+                   "--node-limit", "1000000", "--iter-limit", "1000", "--time-limit", "3600", "--threads", threads});
+    EXPECT_EQ(run.status, 0) << run.err;
+    std::vector<Json> lines = json_lines(run.out);
+    return lines.size() == 1 ? lines[0] : Json();
+  };
+  const Json small = saturate("sum 9", "2");
+  EXPECT_EQ(small["apply_batch_threads"], 0);
+  EXPECT_FALSE(small.contains("handoff_round_trip_ns"));
+  const Json one = saturate("sum 10", "1");
+  EXPECT_EQ(one["apply_batch_threads"], 1);
+  EXPECT_FALSE(one.contains("handoff_round_trip_ns"));
+  const Json two = saturate("sum 10", "2");
+  // null where the other thread never answered (no round trip: not cheap).
+  ASSERT_TRUE(two.contains("handoff_round_trip_ns")) << two.dump();
+  const Json& round_trip = two["handoff_round_trip_ns"];
+  ASSERT_TRUE(round_trip.is_number() || round_trip.is_null()) << two.dump();
+  const bool cheap = round_trip.is_number() && round_trip.get<double>() < kCheapHandoffNanoseconds;
+  EXPECT_EQ(two["apply_batch_threads"], cheap ? 2 : 1);
+  EXPECT_EQ(iteration_counts(two), iteration_counts(one));
+}
+
 // --repeat R runs the saturation R times in the process, each on a fresh e-graph: the
 // later runs reuse the memory the first gave back (what a compiler simplifying kernel
 // after kernel sees). The report is of the run of median time, every run's total is
