@@ -88,7 +88,7 @@ constexpr uint32_t kPlaceholder = uint32_t{1} << 31;
 // (reads only), into add_lists_.
 void EGraph::prepare_batch(std::span<const ENode> nodes, std::size_t first, std::size_t n, unsigned threads) {
   AddLists& lists = add_lists_;
-  memo_.reserve_more(n);  // so that no insertion of the batch grows the table
+  memo_.reserve_more(n, threads);  // so that no insertion of the batch grows the table
   lists.forms.resize(n);
   lists.kinds.resize(n);
   lists.homes.resize(n);

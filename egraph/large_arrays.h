@@ -36,6 +36,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "egraph/parallel_range.h"
+
 namespace eqsat {
 
 // madvise's MADV_POPULATE_WRITE (Linux 5.14): back a range's pages now, writable,
@@ -192,10 +194,20 @@ class GrowableArray {
     size_ = n;
     std::fill(data_, data_ + n, value);
   }
-  // n elements (more than now), the first ones as they are, the others `value`.
-  void grow(std::size_t n, const T& value) {
+  // n elements (more than now), the first ones as they are, the others `value`. The
+  // new ones are written by `threads` threads (in the calling task arena), a 2 MB piece
+  // at a time: their pages are fresh, and backing them is most of a large table's
+  // growth (about 4.5 ms a 2 MB page on this project's machine class, whichever thread
+  // asks), so on several threads each backs its own pieces. (`sum 11` on two threads,
+  // whose apply's batches pass theirs: 0.958x and 0.963x the time, 11 runs alternated.)
+  void grow(std::size_t n, const T& value, unsigned threads = 1) {
     data_ = LargeArrayAllocator<T, kMidSize>().grow(data_, size_, n);
-    std::fill(data_ + size_, data_ + n, value);
+    constexpr std::size_t kPiece = std::max<std::size_t>(1, LargeArrayAllocator<T, kMidSize>::kHugePage / sizeof(T));
+    T* const added = data_ + size_;
+    const std::size_t count = n - size_;
+    for_range(threads, (count + kPiece - 1) / kPiece, 1, [&](std::size_t piece) {
+      std::fill(added + piece * kPiece, added + std::min(count, (piece + 1) * kPiece), value);
+    });
     size_ = n;
   }
 

@@ -105,11 +105,13 @@ class NodeMemo {
   // Grows the table now if `more` insertions could fill it past seven eighths: the
   // `_in_part` forms never grow it. (A batch whose entries mostly replace a key by
   // another would otherwise double the table for nothing; a table filled past three
-  // quarters by one grows at the next plain insertion.)
-  void reserve_more(std::size_t more) {
+  // quarters by one grows at the next plain insertion.) The new half of a doubled
+  // table is written on `threads` threads (GrowableArray::grow; in the calling task
+  // arena): the apply's batches pass theirs.
+  void reserve_more(std::size_t more, unsigned threads = 1) {
     std::size_t capacity = slots_.empty() ? 64 : slots_.size();
     while ((size_ + more) * 8 > capacity * 7) capacity *= 2;
-    if (capacity != slots_.size()) rehash(capacity);
+    if (capacity != slots_.size()) rehash(capacity, threads);
   }
   // emplace from `home` (home_of(node)), in its part: nullopt if refused.
   std::optional<std::pair<ClassId, bool>> emplace_in_part(std::size_t home, const ENode& node, ClassId id) {
@@ -270,9 +272,9 @@ class NodeMemo {
 
   void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
 
-  void rehash(std::size_t capacity) {
+  void rehash(std::size_t capacity, unsigned threads = 1) {
     if (!slots_.empty() && capacity > slots_.size()) {
-      while (slots_.size() < capacity) double_in_place();
+      while (slots_.size() < capacity) double_in_place(threads);
       return;
     }
     Slots old = std::move(slots_);
@@ -304,9 +306,9 @@ class NodeMemo {
   // run not yet moved (all below s). The run at the start of the table, which may hold
   // entries that wrapped around from the end, and any entry whose probe would wrap,
   // go in last, when no old entry is left.
-  void double_in_place() {
+  void double_in_place(unsigned threads) {
     const std::size_t old_capacity = slots_.size();
-    slots_.grow(2 * old_capacity, Slot{});
+    slots_.grow(2 * old_capacity, Slot{}, threads);
     set_capacity(2 * old_capacity);
     std::vector<Slot>& last = regrow_last_;
     std::vector<Slot>& run = regrow_run_;

@@ -5,6 +5,7 @@
 #include "egraph/node_memo.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -197,9 +198,30 @@ TEST(NodeMemo, ACopyHoldsTheSameEntries) {
   EXPECT_FALSE(memo.find(nodes[0]).valid());
 }
 
-// GrowableArray keeps its elements through growths that cross its storage's kinds.
+// Reserved on two threads (in a task arena of two, as the apply's batches do), the
+// table doubles as on one, its new halves written a 2 MB piece per thread, and holds
+// the same entries.
+TEST(NodeMemo, ReservingOnTwoThreadsMakesTheSameTable) {
+  const std::vector<ENode> nodes = distinct_nodes(3000);
+  NodeMemo one, two;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    one.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+    two.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+  }
+  one.reserve_more(1000000);  // 4,096 -> 2,097,152 slots (48 MB, new halves of up to 24 MB)
+  tbb::task_arena(2).execute([&] { two.reserve_more(1000000, 2); });
+  ASSERT_EQ(two.slots(), one.slots());
+  EXPECT_EQ(two.slots(), std::size_t{1} << 21);
+  EXPECT_TRUE(holds_exactly(one, nodes, nodes.size()));
+  EXPECT_TRUE(holds_exactly(two, nodes, nodes.size()));
+  // Not in the table: nodes of another operation (the new halves hold empty slots only).
+  for (uint32_t i = 0; i < 1000; ++i) EXPECT_FALSE(two.find(node_of(Op::Sub, i, i)).valid());
+}
+
+// GrowableArray keeps its elements through growths that cross its storage's kinds, its
+// new elements written on `threads` threads.
 template <MidSize kMidSize>
-void grows_keeping_its_elements() {
+void grows_keeping_its_elements(unsigned threads) {
   GrowableArray<uint64_t, kMidSize> array;
   array.assign(100, 7);
   for (std::size_t i = 0; i < array.size(); ++i) array[i] = i;
@@ -207,7 +229,7 @@ void grows_keeping_its_elements() {
   for (std::size_t size :
        {std::size_t{8} << 10, std::size_t{128} << 10, std::size_t{512} << 10, std::size_t{2} << 20}) {
     const std::size_t before = array.size();
-    array.grow(size, 9);
+    array.grow(size, 9, threads);
     ASSERT_EQ(array.size(), size);
     for (std::size_t i = 0; i < before; ++i) ASSERT_EQ(array[i], i) << "element " << i << " after growing to " << size;
     for (std::size_t i = before; i < size; ++i) ASSERT_EQ(array[i], 9u) << "new element " << i;
@@ -216,8 +238,16 @@ void grows_keeping_its_elements() {
 }
 
 TEST(GrowableArray, GrowsKeepingItsElementsThroughEveryKindOfStorage) {
-  grows_keeping_its_elements<MidSize::Populated>();
-  grows_keeping_its_elements<MidSize::Standard>();
+  grows_keeping_its_elements<MidSize::Populated>(1);
+  grows_keeping_its_elements<MidSize::Standard>(1);
+}
+
+// The new elements of a growth of 16 MB written on two threads, 2 MB a piece.
+TEST(GrowableArray, GrowsOnTwoThreadsAsOnOne) {
+  tbb::task_arena(2).execute([] {
+    grows_keeping_its_elements<MidSize::Populated>(2);
+    grows_keeping_its_elements<MidSize::Standard>(2);
+  });
 }
 
 }  // namespace
