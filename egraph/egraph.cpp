@@ -584,8 +584,21 @@ void EGraph::rebuild(unsigned threads) {
       if (join.contradiction) ++contradictions_;
       if (join.changed) {
         eclass.changed_at = epoch_;
-        analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
         to_materialize_.push_back(id);
+        // Intervals can narrow a step at a time around a cycle of classes (under
+        // assumptions with no model, `x < y` with x >= 11 and y <= 6, forever: the
+        // analysis then never settled and its pending list grew without end). So a
+        // class passes at most kMaxRefinements changes up per rebuild; past that its
+        // data still narrows, but its parents keep what they know. That is sound (every
+        // class's data holds of its values, only less precisely than it could), and the
+        // analysis ends: each class queues its parents a bounded number of times.
+        if (id.value >= refinements_.size()) refinements_.resize(std::size_t{id.value} + 1 + id.value / 2, 0);
+        uint8_t& times = refinements_[id.value];
+        if (times == 0) refined_.push_back(id);
+        if (times < kMaxRefinements) {
+          ++times;
+          analysis_pending_.insert(analysis_pending_.end(), eclass.parents.begin(), eclass.parents.end());
+        }
       }
     }
     // Constants found by the analysis become nodes (and may cause more merges).
@@ -593,6 +606,8 @@ void EGraph::rebuild(unsigned threads) {
     materialize.swap(to_materialize_);
     for (ClassId id : materialize) materialize_constant(id);
   }
+  for (ClassId id : refined_) refinements_[id.value] = 0;
+  refined_.clear();
   repair_classes(threads);
   // The work lists of a large rebuild are not kept for the next one: a run's peak
   // memory is reached in its apply phases, and they would add to it. Except the pending

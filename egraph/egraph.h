@@ -345,6 +345,13 @@ class EGraph {
   // millions, and the list is grown anew each iteration).
   std::vector<ParentEntry, LargeArrayAllocator<ParentEntry, MidSize::Standard>> pending_;
   std::vector<ParentEntry> analysis_pending_;  // parents to re-analyse
+  // How often the running rebuild's analysis changed each class's data, by class id
+  // (0 outside a rebuild; `refined_` lists the classes to reset): past
+  // kMaxRefinements the changes stay in the class but no longer re-analyse its
+  // parents (EGraph::rebuild).
+  std::vector<uint8_t> refinements_;
+  std::vector<ClassId> refined_;
+  static constexpr uint8_t kMaxRefinements = 16;
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair (each listed once: kDirty).
   std::vector<ClassId> dirty_;
