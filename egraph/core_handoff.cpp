@@ -78,10 +78,6 @@ double measure() {
   return rounds[kRounds / 2];
 }
 
-}  // namespace
-
-namespace {
-
 std::mutex remembered_mutex;
 std::optional<double> remembered;  // measured, or assumed (assume_handoff_round_trip_nanoseconds)
 

@@ -23,8 +23,8 @@ inline constexpr double kCheapHandoffNanoseconds = 250;
 // back and forth once: the calling thread and one started for it, each spinning on the
 // line. Measured at the first call (about a millisecond: a thread started and a few
 // thousand round trips), then remembered for the process. A partner that does not
-// answer within a few milliseconds (the machine busy, both threads on one core) makes
-// the answer +infinity.
+// answer within 20 ms in all (the machine busy, both threads on one core) makes the
+// answer +infinity.
 double handoff_round_trip_nanoseconds();
 
 // Makes handoff_round_trip_nanoseconds() answer `nanoseconds` from now on, measured or
