@@ -63,7 +63,11 @@ std::string RunReport::to_json() const {
         << ", \"dropped_after_merges\": " << it.dropped_after_merges << ", \"merges\": " << it.merges
         << ", \"banned\": " << it.banned << ", \"nodes_after_apply\": " << it.nodes_after_apply
         << ", \"search_seconds\": " << it.search_seconds << ", \"filter_seconds\": " << it.filter_seconds
-        << ", \"apply_seconds\": " << it.apply_seconds << ", \"rebuild_seconds\": " << it.rebuild_seconds << '}';
+        << ", \"apply_seconds\": " << it.apply_seconds << ", \"rebuild_seconds\": " << it.rebuild_seconds
+        << ", \"merges_first_seconds\": " << it.merges_first_seconds
+        << ", \"drop_after_merges_seconds\": " << it.drop_after_merges_seconds
+        << ", \"batch_inner_seconds\": " << it.batch_inner_seconds
+        << ", \"batch_root_seconds\": " << it.batch_root_seconds << '}';
   }
   out << "]}";
   return out.str();
@@ -1391,8 +1395,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       if (size == 0) return true;
       bool whole = true;
       if (egraph.num_nodes() + batch_bound < limits.max_nodes) {
+        const Clock::time_point inner = Clock::now();
         build_inner_nodes();
+        const Clock::time_point roots = Clock::now();
+        stats.batch_inner_seconds += std::chrono::duration<double>(roots - inner).count();
         run_on_threads([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, batch_threads()); });
+        stats.batch_root_seconds += seconds_since(roots);
         for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
       } else {
         for (std::size_t i = 0; i < size && whole; ++i) {
@@ -1426,12 +1434,15 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       return true;
     };
     if (merges_first) {
+      const Clock::time_point merges = Clock::now();
       for_each_match(Pass::Merges, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
                                        InstanceFound::State state) {
         return applied_one(a, apply_match(egraph, rewrites[r], eclass, match_ids, state)) && keep_going();
       });
+      stats.merges_first_seconds = seconds_since(merges);
     }
     if (batching && !cut) {
+      const Clock::time_point drop = Clock::now();
       // What the merges put in place is dropped before the batch (drop_placed_by_merges).
       std::atomic<std::size_t> dropped{0};
       auto drop_task = [&](std::size_t t) {
@@ -1442,6 +1453,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       };
       for_each_task(used, used > 1, drop_task);
       stats.dropped_after_merges = dropped.load();
+      stats.drop_after_merges_seconds = seconds_since(drop);
     }
     if (!cut) {
       for_each_match(Pass::Apply, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,

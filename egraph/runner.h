@@ -75,6 +75,17 @@ struct IterationStats {
   double filter_seconds = 0.0;
   double apply_seconds = 0.0;
   double rebuild_seconds = 0.0;
+  // Parts of apply_seconds, so that a measurement says which part of the apply moved
+  // (docs/performance.md). The merges made first, of the matches whose right side is
+  // in another class; the drop of the matches those merges put in place (on the run's
+  // threads); the batches' new inner nodes (EGraph::add_all, a level at a time) and new
+  // root nodes (EGraph::add_all_to). The last three are 0 in an e-graph too small for
+  // batches; what the parts leave of apply_seconds is the loop over the matches and
+  // the matches applied one at a time.
+  double merges_first_seconds = 0.0;
+  double drop_after_merges_seconds = 0.0;
+  double batch_inner_seconds = 0.0;
+  double batch_root_seconds = 0.0;
 };
 
 struct RunReport {
