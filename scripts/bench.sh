@@ -144,12 +144,40 @@ print(f"| {sys.argv[1]} | {one['seconds'] * 1e3:.1f} | {two['seconds'] * 1e3:.1f
       f"{one['seconds'] / two['seconds']:.2f}x | {one['apply_seconds'] * 1e3:.1f}, {two['apply_seconds'] * 1e3:.1f} | "
       f"{two['apply_batch_threads']} threads | {trip} |")
 EOF
+  cp "$work/one.json" "$work/one$pair.json"
+  cp "$work/two.json" "$work/two$pair.json"
 done >"$work/pairs.md"
 cat "$work/pairs.md"
 python3 - "$work/pairs.md" <<'EOF'
 import statistics, sys
 speedups = [float(line.split("|")[4].strip().rstrip("x")) for line in open(sys.argv[1])]
 print(f"\nMedian speedup {statistics.median(speedups):.2f}x (range {min(speedups):.2f}-{max(speedups):.2f}x).")
+EOF
+echo
+# Where the two-thread run's time goes against the one-thread run's: the phases, and
+# the apply by its parts (the report's per-iteration apply parts, summed), medians
+# over the pairs. The apply's serial parts run on one thread either way; on a host
+# whose cores hand lines off slowly they are slower in a two-thread run.
+echo "### sum 11's phases and the apply's parts, medians over the 5 pairs"
+echo
+python3 - "$work" <<'EOF'
+import json, statistics, sys
+def parts(report):
+    iterations = report["per_iteration"]
+    ms = lambda key: sum(it[key] for it in iterations) * 1e3
+    apply_ms = report["apply_seconds"] * 1e3
+    named = {"the merges first": ms("merges_first_seconds"), "the drop after the merges": ms("drop_after_merges_seconds"),
+             "the batches' inner nodes": ms("batch_inner_seconds"), "the batches' root nodes": ms("batch_root_seconds")}
+    return {"search and filter": (report["search_seconds"] + report["filter_seconds"]) * 1e3, "apply": apply_ms,
+            **{"- " + name: value for name, value in named.items()},
+            "- the rest (the matches' loop, matches one at a time)": apply_ms - sum(named.values()),
+            "rebuild": report["rebuild_seconds"] * 1e3}
+runs = {t: [parts(json.load(open(f"{sys.argv[1]}/{t}{p}.json"))) for p in range(1, 6)] for t in ("one", "two")}
+print("| phase | 1 thread ms | 2 threads ms | 1 thread / 2 threads |")
+print("| --- | --- | --- | --- |")
+for key in runs["one"][0]:
+    one, two = (statistics.median(run[key] for run in runs[t]) for t in ("one", "two"))
+    print(f"| {key} | {one:.1f} | {two:.1f} | {one / two if two else float('nan'):.2f}x |")
 EOF
 echo
 
