@@ -35,9 +35,10 @@ EquivalenceResult asked(const Expr& input, const Expr& output, const Facts& fact
 // real number and every operation exact, and defined wherever the input is under the
 // IEEE semantics and nnan or ninf (an operand order that reads a NaN input first is
 // wrong, and so is a division made infinite), but for the results of +, - and * and
-// what other operations pass on from them: reassociating a sum may overflow where the
-// input did not (`f + g` of FP16 at f = -65184, g = -336, where `f + (g + 2.0)` is
-// finite), and `min(f + g + 2.0, 0.0)` is then -inf too.
+// of what is computed from them: reassociating a sum may overflow where the input did
+// not (`f + g` of FP16 at f = -65184, g = -336, where `f + (g + 2.0)` is finite), and
+// `min(f + g + 2.0, 0.0)` is then -inf too; a quotient by a sum rounded otherwise may
+// overflow (verify/pattern_terms.cpp).
 // Equal (assumed-reassoc) if both are proved; Counterexample if either is refuted;
 // Unknown otherwise.
 EquivalenceResult differs_only_by_rounding(const Expr& input, const Expr& output, const Facts& facts,

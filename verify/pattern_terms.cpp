@@ -21,6 +21,10 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
   z3::context& ctx = semantics.ctx();
   std::vector<PatternTerm> terms;
   terms.reserve(pattern.nodes.size());
+  // With sums and products not poison (below): whether each node's value carries the
+  // rounding of a float sum or product, a value reassoc leaves open.
+  std::vector<char> carries_rounding;
+  carries_rounding.reserve(pattern.nodes.size());
   // Children come before their parents, so one pass in node order suffices.
   for (const PatternNode& node : pattern.nodes) {
     switch (node.kind) {
@@ -28,6 +32,7 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
         z3::expr assumed = semantics.assumed_defined(vars[node.var], node.dtype);
         if (!defined.empty()) assumed = assumed && defined[node.var];
         terms.push_back({vars[node.var], assumed, assumed, ctx.bool_val(true)});
+        carries_rounding.push_back(0);
         continue;
       }
       case PatternNode::Kind::Const: {
@@ -35,6 +40,7 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
         z3::expr value = semantics.constant(pattern.value_of(node), cond);
         const z3::expr assumed = semantics.assumed_defined(value, node.dtype);
         terms.push_back({value, assumed, assumed, cond.fits});
+        carries_rounding.push_back(0);
         continue;
       }
       case PatternNode::Kind::Op:
@@ -73,10 +79,21 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
     // Under nnan/ninf a NaN or infinite result is poison: undefined, like a division by
     // zero. Unless the semantics says otherwise for sums and products: then neither
     // their results are, nor a result that another operation passes on from an operand
-    // that is NaN or infinite already (`min(f + g, 0.0)` with f + g overflowed).
+    // that is NaN or infinite already (`min(f + g, 0.0)` with f + g overflowed), nor
+    // the result of an operation over a value that carries a float sum's or product's
+    // rounding: reassoc leaves open how the sum is associated, so its value within its
+    // rounding, and what is computed from it with it. (`g / (1.0 + (h + -2.5))` on FP16
+    // is finite at g = 33760, h = 0.985, and `g / (h + -1.5)` overflows there: the
+    // input associated so overflows too; `eqsat fuzz --seed 39002 --first-case 1389
+    // --cases 1 --max-depth 6 --fast-math all`.)
+    const bool float_arithmetic =
+        is_float(node.dtype) && (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul);
+    bool rounded_operand = false;
+    for (uint32_t child : node.children) rounded_operand = rounded_operand || carries_rounding[child];
+    carries_rounding.push_back(float_arithmetic || rounded_operand);
     z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
     if (!semantics.poison_sums_and_products()) {
-      if (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul) {
+      if (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul || rounded_operand) {
         own = cond.defined;
       } else {
         z3::expr operands_ordinary = ctx.bool_val(true);
