@@ -133,9 +133,9 @@ echo
 echo "| pair | 1 thread ms | 2 threads ms | speedup | apply ms, 1 and 2 threads | apply's batches on | round trip ns |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for pair in 1 2 3 4 5; do
-  "${on_fastest[@]}" "$eqsat" "${saturate[@]}" --threads 1 --workload "sum 11" >"$work/one.json"
-  "$eqsat" "${saturate[@]}" --threads 2 --workload "sum 11" >"$work/two.json"
-  python3 - "$pair" "$work/one.json" "$work/two.json" <<'EOF'
+  "${on_fastest[@]}" "$eqsat" "${saturate[@]}" --threads 1 --workload "sum 11" >"$work/one$pair.json"
+  "$eqsat" "${saturate[@]}" --threads 2 --workload "sum 11" >"$work/two$pair.json"
+  python3 - "$pair" "$work/one$pair.json" "$work/two$pair.json" <<'EOF'
 import json, sys
 one, two = (json.load(open(f)) for f in sys.argv[2:4])
 trip = two.get("handoff_round_trip_ns")
@@ -144,8 +144,6 @@ print(f"| {sys.argv[1]} | {one['seconds'] * 1e3:.1f} | {two['seconds'] * 1e3:.1f
       f"{one['seconds'] / two['seconds']:.2f}x | {one['apply_seconds'] * 1e3:.1f}, {two['apply_seconds'] * 1e3:.1f} | "
       f"{two['apply_batch_threads']} threads | {trip} |")
 EOF
-  cp "$work/one.json" "$work/one$pair.json"
-  cp "$work/two.json" "$work/two$pair.json"
 done >"$work/pairs.md"
 cat "$work/pairs.md"
 python3 - "$work/pairs.md" <<'EOF'

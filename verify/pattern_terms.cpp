@@ -86,14 +86,13 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
     // is finite at g = 33760, h = 0.985, and `g / (h + -1.5)` overflows there: the
     // input associated so overflows too; `eqsat fuzz --seed 39002 --first-case 1389
     // --cases 1 --max-depth 6 --fast-math all`.)
-    const bool float_arithmetic =
-        is_float(node.dtype) && (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul);
+    const bool sum_or_product = node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul;
     bool rounded_operand = false;
     for (uint32_t child : node.children) rounded_operand = rounded_operand || carries_rounding[child];
-    carries_rounding.push_back(float_arithmetic || rounded_operand);
+    carries_rounding.push_back((sum_or_product && is_float(node.dtype)) || rounded_operand);
     z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
     if (!semantics.poison_sums_and_products()) {
-      if (node.op == Op::Add || node.op == Op::Sub || node.op == Op::Mul || rounded_operand) {
+      if (sum_or_product || rounded_operand) {
         own = cond.defined;
       } else {
         z3::expr operands_ordinary = ctx.bool_val(true);
