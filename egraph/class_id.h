@@ -2,6 +2,8 @@
 // confused with a node index, a symbol or a count.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -16,6 +18,31 @@ struct ClassId {
   constexpr bool valid() const { return value != std::numeric_limits<uint32_t>::max(); }
   friend constexpr auto operator<=>(ClassId, ClassId) = default;
 };
+
+// Copies `count` ids from `from` to `to` and returns the end of the copy. A match's ids
+// (its substitution, or what the filter put in its place) are 1 to 4 most of the time:
+// each of those is a copy of a fixed size, a move or two, where std::copy_n of a count
+// known only at run time is a call to memcpy per match, about 2% of `sum 11` when the
+// search lists its matches.
+inline ClassId* copy_ids(const ClassId* from, std::size_t count, ClassId* to) {
+  switch (count) {
+    case 1:
+      to[0] = from[0];
+      break;
+    case 2:
+      std::copy_n(from, 2, to);
+      break;
+    case 3:
+      std::copy_n(from, 3, to);
+      break;
+    case 4:
+      std::copy_n(from, 4, to);
+      break;
+    default:
+      std::copy_n(from, count, to);
+  }
+  return to + count;
+}
 
 }  // namespace eqsat
 

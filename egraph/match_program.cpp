@@ -483,7 +483,7 @@ MatchProgram::Found MatchProgram::execute(const EGraph& egraph, const OpRuns* ru
             continue;
           }
           for (uint8_t k = 0; k < tail_binds_; ++k) binding[tail_vars_[k]] = node->children[tail_operands_[k]];
-          out = std::copy_n(binding, width_, out);
+          out = copy_ids(binding, width_, out);
           if (newest_out) newest_out->push_back(at);
           ++found.listed;
         }

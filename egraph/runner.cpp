@@ -566,12 +566,12 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
     for (const InstanceFound& f : found) {
       if (f.state != State::InClass) {
         ClassId* const slots = flat + kept * width;
-        if (kept != m) std::copy(flat + m * width, flat + (m + 1) * width, slots);
+        if (kept != m) copy_ids(flat + m * width, width, slots);
         State state = f.state;
         // The ids the apply needs replace the match's when they fit in its place.
         const std::size_t needed = state == State::Elsewhere ? 1 : state == State::RootMissing ? root_arity : width + 1;
         if (needed > width) state = State::Missing;
-        if (state != State::Missing) std::copy(f.ids, f.ids + needed, slots);
+        if (state != State::Missing) copy_ids(f.ids, needed, slots);
         task.found.push_back(state);
         ++kept;
         ++kept_in_run;
