@@ -22,6 +22,18 @@ trap 'rm -rf "$work"' EXIT
 
 echo "# eqsat benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+# What the host is: the figures below are its as much as the code's. The hypervisor
+# decides what a page's first touch costs (under PVM the host shadows the guest's page
+# tables), and free-page reporting hands the guest's free memory back to the host, to
+# be backed again at the next process's first touch (docs/performance.md, session 40).
+cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
+hypervisor=$(dmesg 2>/dev/null | grep -m1 -o 'Hypervisor detected: .*' | cut -d: -f2 | tr -d ' ' || true)
+reporting=$(tr ' ' '\n' </proc/cmdline | grep -m1 '^page_reporting.page_reporting_order=' | cut -d= -f2 || true)
+reporting=${reporting:+from free blocks of order $reporting (2^$reporting pages)}
+echo "Host: ${cpu:-unknown CPU} (family ${family:-?}), hypervisor ${hypervisor:-not named (dmesg unreadable or none)}," \
+  "free-page reporting ${reporting:-not set on the kernel command line}."
+echo
 
 # The standard workloads (../shared/spec/egraph-workloads.md), exactly as specified.
 saturate=(saturate --rules "$root/bench/workloads.rules" --no-default-rules --scheduler simple
