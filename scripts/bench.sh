@@ -29,10 +29,11 @@ echo
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
 hypervisor=$(dmesg 2>/dev/null | grep -m1 -o 'Hypervisor detected: .*' | cut -d: -f2 | tr -d ' ' || true)
-reporting=$(tr ' ' '\n' </proc/cmdline | grep -m1 '^page_reporting.page_reporting_order=' | cut -d= -f2 || true)
-reporting=${reporting:+from free blocks of order $reporting (2^$reporting pages)}
+order=$(tr ' ' '\n' </proc/cmdline | grep -m1 '^page_reporting.page_reporting_order=' | cut -d= -f2 || true)
+reporting="not set on the kernel command line"
+[ -n "$order" ] && reporting="from free blocks of order $order (2^$order pages)"
 echo "Host: ${cpu:-unknown CPU} (family ${family:-?}), hypervisor ${hypervisor:-not named (dmesg unreadable or none)}," \
-  "free-page reporting ${reporting:-not set on the kernel command line}."
+  "free-page reporting $reporting."
 echo
 
 # The standard workloads (../shared/spec/egraph-workloads.md), exactly as specified.
