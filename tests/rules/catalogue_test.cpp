@@ -356,8 +356,8 @@ const RuleExample kExamples[] = {
     {"and-or-absorb", "x & (x | y)", "x"},
     {"or-and-absorb", "x | (x & y)", "x"},
     {"xor-xor-cancel", "(x ^ y) ^ y", "x"},
-    {"shl-zero", "x << 0", "x"},
-    {"shr-zero", "x >> 0", "x"},
+    {"shl-zero", "x << 0", "x", "x:INT8"},    // (INDEX, INT32/64 and UINT32/64: shl-as-mul too)
+    {"shr-zero", "x >> 0", "x", "x:UINT16"},  // (INDEX, INT32/64 and UINT32/64: shr-as-div too)
     // ------------------------------------ added for the project corpus (tests/corpus/)
     {"add-sub-sub-chain", "(x - y) + (y - z)", "x - z"},
     {"sub-add-add-common", "(x + y) - (x + z)", "y - z"},
@@ -412,7 +412,19 @@ const RuleExample kExamples[] = {
      "select(p, const(1, INT64), 2)", "p:BOOL"},
     {"cast-select-const-int32", "cast(select(p, 3, 4), INT32)", "select(p, const(3, INT32), 4)", "p:BOOL"},
     {"and-mask-in-range", "x & 255", "x", "", "x:0:255"},
-    {"shl-shr-lossless", "(x << 3) >> 3", "x", "", "x:0:255"},
+    {"shl-shr-lossless", "(x << 20) >> 20", "x", "", "x:0:255"},  // (by 16 or less: shl-as-mul, shr-as-div)
+    // added for tvm.jsonl (rules-bits)
+    {"and-le-self-nonneg", "x & y <= x", "True", "", "x:0:255"},
+    {"and-le-self-nonneg", "x & y <= x", "True", "x:UINT32 y:UINT32"},
+    {"and-le-self-neg", "x & y <= x", "True", "", "y:-8:-1"},
+    {"le-or-self-nonneg", "x | y >= x", "True", "x:INT32 y:INT32", "y:0:255"},
+    {"le-or-self-neg", "x | y >= x", "True", "", "x:-8:-1"},
+    {"le-shl-self", "x << n >= x", "True", "", "x:1:15 n:0:3"},
+    {"shr-le-self", "x >> n <= x", "True", "x:UINT8 n:UINT8", "n:0:3"},
+    {"shr-as-div", "(x >> 2) - x // 4", "0"},
+    {"shr-as-div", "x >> 2 == x // 4", "True", "x:UINT32"},
+    {"shl-as-mul", "(x << 2) - x * 4", "0"},
+    {"shl-as-mul", "(x << 3) * 2", "x * 16", "x:INT32"},
     // ---------------------------------------------------------------- fastmath.rules
     // Each with exactly the rule's flags; FastMathRules below shows that withholding
     // any one of them keeps the input.
