@@ -137,6 +137,11 @@ const RuleExample kExamples[] = {
     {"min-const-eq", "min(x, 5) == 3", "x == 3", "x:UINT8"},
     {"min-const-eq-bound", "min(x, 5) == 5", "x >= 5"},
     {"max-const-eq", "max(x, 1) == 3", "x == 3"},
+    // added for tvm.jsonl (rules-bounds)
+    {"add-lt-max-self", "x + 1 < max(8, x)", "x < 7"},
+    {"add-le-max-self", "x + 2 <= max(y, x)", "x + 2 <= y"},
+    {"min-lt-add-self", "min(y, x) < x + -3", "y < x + -3"},
+    {"min-le-add-self", "min(x, y) <= x + -1", "y <= x + -1"},
     // ---------------------------------------------------------------- bool.rules
     {"not-not", "not (not p)", "p", "p:BOOL"},
     {"and-self", "p and p", "p", "p:BOOL"},
@@ -330,6 +335,7 @@ const RuleExample kExamples[] = {
     {"cast-bool-index-ne-one", "cast(a < 2, INDEX) != 1", "a >= 2"},
     // added for halide.jsonl (rules-halide)
     {"div-sub-div-common", "(x + y) // 5 - x // 5", "(x % 5 + y) // 5"},
+    {"div-sub-div-common-neg", "x // 4 - (x + y) // 4", "-((x % 4 + y) // 4)"},
     {"div-sub-div-offsets", "(x + 9) // 4 - (x + 3) // 4", "((x + 3) % 4 + 6) // 4"},
     {"div-sub-sub-div", "(x - y) // 3 - x // 3", "(x % 3 - y) // 3"},
     {"sub-mod-round", "2 - (x + 2) % 3", "(-x) % 3"},
