@@ -142,6 +142,10 @@ const RuleExample kExamples[] = {
     {"add-le-max-self", "x + 2 <= max(y, x)", "x + 2 <= y"},
     {"min-lt-add-self", "min(y, x) < x + -3", "y < x + -3"},
     {"min-le-add-self", "min(x, y) <= x + -1", "y <= x + -1"},
+    {"max-lt-add-self", "max(8, x) < x + 3", "x > 5"},
+    {"max-le-add-self", "max(y, x) <= x + 2", "y <= x + 2"},
+    {"add-lt-min-self", "x + -4 < min(y, x)", "x + -4 < y"},
+    {"add-le-min-self", "x + -3 <= min(x, y)", "x + -3 <= y"},
     // ---------------------------------------------------------------- bool.rules
     {"not-not", "not (not p)", "p", "p:BOOL"},
     {"and-self", "p and p", "p", "p:BOOL"},
@@ -249,6 +253,9 @@ const RuleExample kExamples[] = {
     {"max-select-eq-self-high", "max(select(x == 1, 17, x), x)", "select(x == 1, 17, x)"},
     {"min-select-eq-self-high", "min(select(x == 10, 12, x), x)", "x"},
     {"min-select-eq-self-low", "min(select(x == 12, 10, x), x)", "select(x == 12, 10, x)"},
+    // added for halide.jsonl (rules-select)
+    {"min-max-max-add-const", "min(max(x, 3), max(y, -1) + 4)", "max(min(y + 4, x), 3)"},
+    {"max-min-min-add-const", "max(min(x, 3), min(y, -1) + 4)", "min(max(y + 4, x), 3)"},
     // ---------------------------------------------------------------- select.rules
     {"select-true", "select(x < 4, y, z)", "y", "", "x:0:3"},
     {"select-false", "select(x < 4, y, z)", "z", "", "x:5:9"},
@@ -272,6 +279,12 @@ const RuleExample kExamples[] = {
     {"select-max", "max(select(p, x, y), select(p, z, w))", "select(p, max(x, z), max(y, w))", "p:BOOL"},
     {"select-sub-then", "select(p, x, x + y) - x", "select(p, 0, y)", "p:BOOL"},
     {"select-sub-else", "select(p, x + y, y) - y", "select(p, x, 0)", "p:BOOL"},
+    // added for the external corpora (rules-select)
+    {"add-select-add-select", "c + select(x < 2, y, 0) + select(x < 2, z, 1)", "select(x < 2, y + z, 1) + c"},
+    {"min-select-then-max-absorb", "min(select(x == 0, max(y, w), z), w)", "select(x == 0, w, min(w, z))"},
+    {"min-select-else-max-absorb", "min(select(p, z, max(w, y)), w)", "select(p, min(w, z), w)", "p:BOOL"},
+    {"max-select-then-min-absorb", "max(select(p, min(y, w), z), w)", "select(p, w, max(w, z))", "p:BOOL"},
+    {"max-select-else-min-absorb", "max(select(x == 0, y, min(z, w)), w)", "select(x == 0, max(w, y), w)"},
     // ---------------------------------------------------------------- divmod.rules
     {"mod-in-range", "x % 10", "x", "", "x:0:9"},
     {"div-one", "x // 1", "x"},
@@ -311,6 +324,9 @@ const RuleExample kExamples[] = {
     {"select-mul-common", "select(p, x * 2, x * 5)", "select(p, 2, 5) * x", "p:BOOL"},
     {"select-sub-common-left", "select(p, x - y, x - z)", "x - select(p, y, z)", "p:BOOL"},
     {"select-sub-common-right", "select(p, y - x, z - x)", "select(p, y, z) - x", "p:BOOL"},
+    // added for the external corpora (rules-select)
+    {"div-add-const-split", "(x + 1) // 3", "x // 3", "", "", "x % 3 == 0"},
+    {"div2-add1-split", "(x + 1) // 2 - x % 2", "x // 2"},
     // ---------------------------------------------------------------- cast.rules
     {"cast-chain-int32-int64", "cast(cast(x, INT32), INT64)", "cast(x, INT64)", "x:INT8"},
     {"cast-chain-int64-index", "cast(cast(x, INT64), INDEX)", "cast(x, INDEX)", "x:INT32"},

@@ -115,6 +115,15 @@ class Sampler {
     return interval;
   }
 
+  // A congruence an INDEX value v satisfies (v = k * m + r): none at times, else a
+  // small modulus, so that guards over modulus(x) and remainder(x) hold on some
+  // samples and are tested.
+  Congruence congruence_around(const Value& v) {
+    if (pick(2) == 0) return Congruence::unknown();
+    const Int modulus = Int(2 + pick(15));
+    return Congruence::of(modulus, v.i % modulus);
+  }
+
   std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_); }
 
  private:
@@ -148,7 +157,8 @@ Outcome check_instance(const Rewrite& rewrite, Sampler& sampler, int samples) {
     for (const PatternVar& var : rewrite.vars) values.push_back(sampler.value(var.dtype));
     if (rewrite.guard) {
       // The guard reads classes: a constant-only variable is a constant class, any
-      // other an unknown variable whose interval holds the sampled value.
+      // other an unknown variable whose interval (and, for INDEX, congruence) holds
+      // the sampled value.
       EGraph egraph;
       Subst subst;
       for (std::size_t i = 0; i < rewrite.vars.size(); ++i) {
@@ -160,6 +170,7 @@ Outcome check_instance(const Rewrite& rewrite, Sampler& sampler, int samples) {
         const std::string name = "v" + std::to_string(i);
         if (is_integer(var.dtype)) egraph.set_var_interval(name, sampler.interval_around(values[i]));
         subst.push_back(egraph.add_var(name, var.dtype));
+        if (var.dtype == DType::Index) egraph.refine_congruence(subst.back(), sampler.congruence_around(values[i]));
       }
       egraph.rebuild();
       if (evaluate_guard(egraph, *rewrite.guard, subst) != Truth::True) continue;
