@@ -146,6 +146,12 @@ const RuleExample kExamples[] = {
     {"max-le-add-self", "max(y, x) <= x + 2", "y <= x + 2"},
     {"add-lt-min-self", "x + -4 < min(y, x)", "x + -4 < y"},
     {"add-le-min-self", "x + -3 <= min(x, y)", "x + -3 <= y"},
+    // added for tvm.jsonl (rules-products)
+    {"mul-lt-add-mul-bounded", "x * y < (x + y) * 2048", "True", "", "x:1:2047 y:1:"},
+    {"mul-lt-add-mul-harmonic", "x * y < (x + y) * 2048", "True", "", "x:1:4095 y:1:4095"},
+    {"mul-const-lt-add-mul-harmonic", "x * y * 59 < (y + x) * 176128", "True", "", "x:1:4095 y:1:4095"},
+    {"add-mul-le-mul-bounded", "(x + y) * 16 <= x * y", "False", "", "x:0:15 y:1:"},
+    {"add-mul-le-mul-harmonic", "(x + y) * 2048 <= x * y", "False", "", "x:1:4095 y:1:4095"},
     // ---------------------------------------------------------------- bool.rules
     {"not-not", "not (not p)", "p", "p:BOOL"},
     {"and-self", "p and p", "p", "p:BOOL"},
@@ -448,6 +454,11 @@ const RuleExample kExamples[] = {
     {"shr-as-div", "x >> 2 == x // 4", "True", "x:UINT32"},
     {"shl-as-mul", "(x << 2) - x * 4", "0"},
     {"shl-as-mul", "(x << 3) * 2", "x * 16", "x:INT32"},
+    // added for tinygrad.jsonl (rules-masks)
+    {"and-high-mask-div", "(x & -3) // 4", "x // 4", "x:INT32"},
+    {"and-high-mask-div-u8", "(x & 252) // 4", "x // 4", "x:UINT8"},
+    {"and-high-mask-div-u16", "(x & 65534) // 2", "x // 2", "x:UINT16"},
+    {"and-high-mask-div-u32", "(x & -4) >> 2", "x // 4", "x:UINT32"},
     // ---------------------------------------------------------------- fastmath.rules
     // Each with exactly the rule's flags; FastMathRules below shows that withholding
     // any one of them keeps the input.
