@@ -291,6 +291,10 @@ const RuleExample kExamples[] = {
     {"min-select-else-max-absorb", "min(select(p, z, max(w, y)), w)", "select(p, min(w, z), w)", "p:BOOL"},
     {"max-select-then-min-absorb", "max(select(p, min(y, w), z), w)", "select(p, w, max(w, z))", "p:BOOL"},
     {"max-select-else-min-absorb", "max(select(x == 0, y, min(z, w)), w)", "select(x == 0, max(w, y), w)"},
+    {"min-select-select-div", "min(select(x < y, z, w), select(x < y, x, z) // 2)",
+     "select(x < y, min(x // 2, z), min(z // 2, w))"},
+    {"max-select-select-div", "max(select(x < 5, z, w), select(x < 5, x, z) // 4)",
+     "select(x < 5, max(x // 4, z), max(z // 4, w))", "x:UINT16 z:UINT16 w:UINT16"},
     // ---------------------------------------------------------------- divmod.rules
     {"mod-in-range", "x % 10", "x", "", "x:0:9"},
     {"div-one", "x // 1", "x"},
