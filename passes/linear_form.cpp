@@ -125,6 +125,41 @@ class Normalizer {
     return out;
   }
 
+  // The INDEX sum `expr` as one floor quotient, where its polynomial is L + N // m or
+  // L - N // m (m > 0, L not zero, no other term holding a quotient of the pass):
+  // (m*L + N) // m, or (m*L - N + m - 1) // m, since L + N // m = (m*L + N) // m for
+  // every integer L and -(N // m) = (m - 1 - N) // m. Halide writes `2 * x + (2 * x +
+  // y) // 5` so, as `(x * 12 + y) // 5`: the terms moved in may cancel with the
+  // numerator's, which the normal form (moving multiples of m out of a numerator, never
+  // in) does not see. nullopt where the sum has no such shape.
+  std::optional<Expr> as_one_quotient(const Expr &expr) {
+    if (expr.dtype() != DType::Index || (expr.op() != Op::Add && expr.op() != Op::Sub)) return std::nullopt;
+    try {
+      std::optional<Poly> poly = to_poly(expr, DType::Index);
+      if (!poly) return std::nullopt;
+      const Monomial *quotient = nullptr;
+      Int sign = 0;
+      for (const auto &[monomial, k] : *poly) {
+        const bool holds_quotient =
+            std::any_of(monomial.begin(), monomial.end(), [&](Atom a) { return quotients_.contains(a); });
+        if (!holds_quotient) continue;
+        if (quotient != nullptr || monomial.size() != 1 || (k != 1 && k != -1)) return std::nullopt;
+        quotient = &monomial;
+        sign = k;
+      }
+      if (quotient == nullptr || poly->size() < 2) return std::nullopt;
+      const auto &[numerator, m] = quotients_.find(quotient->front())->second;
+      Poly rest = *poly;
+      rest.erase(*quotient);
+      Poly pulled = sum(DType::Index, scaled(DType::Index, rest, m), scaled(DType::Index, numerator, sign));
+      if (sign < 0) accumulate(DType::Index, pulled, Monomial{}, m - 1);
+      if (!has_terms(pulled)) return std::nullopt;
+      return from_poly(division_atom(Op::FloorDiv, pulled, m), DType::Index);
+    } catch (const CoefficientOverflow &) {
+      return std::nullopt;
+    }
+  }
+
  private:
   Expr normalize_uncached(const Expr &expr) {
     if ((is_integer(expr.dtype()) && is_ring_op(expr.op())) || is_index_division(expr)) {
@@ -1412,6 +1447,11 @@ LinearNormalizer::~LinearNormalizer() = default;
 Expr LinearNormalizer::normalize(const Expr &expr) {
   Expr out = impl_->normalize(expr);
   return out == expr ? expr : out;
+}
+
+Expr LinearNormalizer::as_one_quotient(const Expr &expr) {
+  std::optional<Expr> out = impl_->as_one_quotient(expr);
+  return out ? *out : expr;
 }
 
 Expr normalize_linear(const Expr &expr, LinearMode mode, BoundsOracle bounds) {

@@ -90,6 +90,11 @@ class LinearNormalizer {
   LinearNormalizer(const LinearNormalizer &) = delete;
   LinearNormalizer &operator=(const LinearNormalizer &) = delete;
   Expr normalize(const Expr &expr);
+  // An INDEX sum whose polynomial is L + N // m or L - N // m (m > 0 a constant, no
+  // term of L a quotient) written as one quotient, (m*L + N) // m or (m*L - N + m -
+  // 1) // m, its numerator collected: `x + (y + w - x) // 2` is `(w + y + x) // 2`.
+  // Returns `expr` itself for any other term.
+  Expr as_one_quotient(const Expr &expr);
 
  private:
   class Impl;

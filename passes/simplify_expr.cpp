@@ -126,16 +126,28 @@ bool add_linear_forms(EGraph &egraph, LinearForms &forms, const Expr &expr, bool
   // so the plain one is enough. So it is for an and/or chain, combined the same
   // way in every mode.
   const bool plain_only = !divmod || expr.op() == Op::And || expr.op() == Op::Or;
+  Expr plain_form = expr;
   for (LinearMode mode : {LinearMode::Plain, LinearMode::DivForm, LinearMode::ModForm}) {
     if (plain_only && mode != LinearMode::Plain) break;
     LinearNormalizer &normalizer = mode == LinearMode::Plain     ? forms.plain
                                    : mode == LinearMode::DivForm ? forms.div_form()
                                                                  : forms.mod_form();
     Expr normal = normalizer.normalize(expr);
+    if (mode == LinearMode::Plain) plain_form = normal;
     if (normal == expr) continue;
     ClassId original = egraph.add_expr(expr);
     ClassId normalized = egraph.add_expr(normal);
     changed = egraph.merge(original, normalized) || changed;
+  }
+  // A sum with one quotient also as that quotient, the other terms moved into its
+  // numerator (LinearNormalizer::as_one_quotient), where they may cancel: only when it
+  // is no larger than the plain form. A larger one would only give the rules more to
+  // rewrite (`x // 3 + y` as `(y * 3 + x) // 3` took halide-0176 from 118 to 188 us).
+  if (divmod && sum) {
+    Expr pulled = forms.plain.as_one_quotient(expr);
+    if (pulled != expr && pulled.tree_size() <= plain_form.tree_size()) {
+      changed = egraph.merge(egraph.add_expr(expr), egraph.add_expr(pulled)) || changed;
+    }
   }
   return divmod;
 }

@@ -48,6 +48,31 @@ TEST(LinearForm, DivisionByAConstantSplitsItsNumerator) {
   EXPECT_EQ(normal("x // 2 // 4"), "x // 8");
 }
 
+// A sum with one quotient written as that quotient: its other terms move into the
+// numerator (times the divisor), where they may cancel. A negated quotient rounds the
+// other way: -(N // m) = (m - 1 - N) // m.
+std::string one_quotient(const std::string &text) {
+  const std::optional<Expr> e = testing::parse_for_test(text, {});
+  return e ? print(LinearNormalizer(LinearMode::Plain).as_one_quotient(*e)) : "";
+}
+
+TEST(LinearForm, TermsMoveIntoTheOneQuotientOfASum) {
+  EXPECT_EQ(one_quotient("2 * x + (2 * x + y) // 5"), "(x * 12 + y) // 5");
+  EXPECT_EQ(one_quotient("x + (y + w - x) // 2"), "(w + x + y) // 2");
+  EXPECT_EQ(one_quotient("x - (x - y) // 2"), "(x + y + 1) // 2");
+  // All terms of the numerator negative: the negative divisor's spelling.
+  EXPECT_EQ(one_quotient("(x * y - w) // 4 - x * y"), "(w + x * y * 3) // -4");
+  // The quotient found inside the sum once the multiples of 3 left it.
+  EXPECT_EQ(one_quotient("(y + 3 * x) // 3 - x + z"), "(y + z * 3) // 3");
+}
+
+TEST(LinearForm, OnlyASumOfOneQuotientMovesIntoIt) {
+  for (const char *kept : {"x // 3 - (x + 7) // 3", "x // 2 * 2 + y", "x // 2 * y + y", "x + y", "x // 2", "x + y % 3",
+                           "truncdiv(x, 3) + y"}) {
+    EXPECT_EQ(one_quotient(kept), kept);
+  }
+}
+
 TEST(LinearForm, QuotientsAndRemaindersMeet) {
   EXPECT_EQ(normal("y + x // 8 * 4 + x // 2 % 4", LinearMode::DivForm), "x // 2 + y");
   EXPECT_EQ(normal("x - x // 8 * 8", LinearMode::ModForm), "x % 8");

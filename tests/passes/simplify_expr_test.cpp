@@ -82,5 +82,17 @@ TEST(SimplifyExprNormalForms, TermsOfAPrefixStillCancelAndFold) {
   }
 }
 
+// A sum with one quotient is also that quotient with the sum's terms in its
+// numerator, where they cancel: Halide's simplifier writes these so.
+TEST(SimplifyExprNormalForms, TermsCancelInsideTheQuotientTheyMoveInto) {
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"2 * x + (2 * x + y) // 5", "(x * 12 + y) // 5"},
+           {"x + (y + w - x) // 2", "(w + x + y) // 2"},
+           {"x + y // 2", "y // 2 + x"},  // moved in, it would be larger
+       }) {
+    EXPECT_EQ(print(simplify_expr(parse(text), {}, catalogue()).output), expected) << text;
+  }
+}
+
 }  // namespace
 }  // namespace eqsat

@@ -252,6 +252,31 @@ TEST(LinearFormVsZ3, TruncatingDivisionWithASignFromBounds) {
   }
 }
 
+TEST(LinearFormVsZ3, RandomSumsWrittenAsTheirOneQuotient) {
+  // L + N // m and L - N // m, with random L and N, as one quotient: the terms of L
+  // move into the numerator, and a negated quotient rounds up (-(N // m) is
+  // (m - 1 - N) // m). Each written form must equal its input.
+  RandomTree tree(DType::Index, 23);
+  const Facts facts = facts_of(DType::Index);
+  std::mt19937_64 rng(29);
+  int written = 0;
+  const int count = testing::sweep_count(80);
+  for (int i = 0; i < count; ++i) {
+    const Expr divisor = Expr::constant(Value::integer(DType::Index, std::uniform_int_distribution<int>(2, 9)(rng)));
+    const Expr quotient = Expr::make(Op::FloorDiv, DType::Index, {tree.integer(2), divisor});
+    const Op op = i % 2 == 0 ? Op::Add : Op::Sub;
+    const Expr input = Expr::make(op, DType::Index, {tree.integer(2), quotient});
+    const Expr output = LinearNormalizer(LinearMode::Plain).as_one_quotient(input);
+    if (output == input) continue;
+    ++written;
+    const EquivalenceResult result = verify_equivalent(input, output, facts, sweep_prover());
+    EXPECT_NE(result.status, Status::Counterexample)
+        << print(input) << "  =>  " << print(output) << ": " << result.detail;
+  }
+  // Most inputs have the shape (the rest fold their quotient away or hold two).
+  EXPECT_GT(written, count / 3);
+}
+
 TEST(LinearFormVsZ3, RandomAndOrChainsOfComparisons) {
   for (DType t : {DType::Index, DType::Int8, DType::UInt8}) {
     RandomTree tree(t, 13);
