@@ -40,6 +40,20 @@ inline uint64_t class_summary_bit(Op op) { return uint64_t{1} << static_cast<uns
 inline constexpr uint64_t kKnownConstantBit = uint64_t{1} << 63;
 static_assert(kNumOps < 63, "a class summary has one bit per operation and one for constants");
 
+// Whether operands whose classes hold `held` (their class summaries, in operand order)
+// meet what `shape` needs: the check before running a rewrite's matcher on a node.
+inline bool operands_meet(const RootShape& shape, const std::array<uint64_t, 3>& held) {
+  bool met = true;
+  if (shape.any_order) {
+    const uint64_t any = held[0] | held[1] | held[2];
+    for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
+  } else {
+    for (std::size_t i = 0; i < held.size(); ++i)
+      met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
+  }
+  return met;
+}
+
 // The root of a rewrite's left side and the fast-math flags it needs, by position: what
 // the runner reads to decide which rewrites an iteration searches where, kept apart
 // from the rewrites (large records, a cache miss or two apiece) in one small array.

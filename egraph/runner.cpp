@@ -310,19 +310,6 @@ class OpIndex {
   std::vector<NodeShape> nodes_;   // by class, in id order
 };
 
-// Whether operands holding `held` meet what `shape` needs (see RootShape).
-bool meets(const RootShape& shape, const OpIndex::Held& held) {
-  bool met = true;
-  if (shape.any_order) {
-    const uint64_t any = held[0] | held[1] | held[2];
-    for (uint64_t need : shape.operand_needs) met = met && (need == 0 || (any & need) != 0);
-  } else {
-    for (std::size_t i = 0; i < held.size(); ++i)
-      met = met && (shape.operand_needs[i] == 0 || (held[i] & shape.operand_needs[i]) != 0);
-  }
-  return met;
-}
-
 // Whether some node of `eclass` with the root operation of a rewrite (`op`, `dtype`)
 // has operands whose classes hold what the rewrite's left side needs under its root
 // (RootShape). False means the rewrite cannot match there: the search skips the class
@@ -333,7 +320,7 @@ bool may_match(const EGraph& egraph, const OpIndex& op_index, const RootShape& s
     if (node.op != op || node.dtype != dtype) continue;
     OpIndex::Held held{};
     for (std::size_t i = 0; i < node.children.size(); ++i) held[i] = op_index.summary(egraph.find(node.children[i]));
-    if (meets(shape, held)) return true;
+    if (operands_meet(shape, held)) return true;
   }
   return false;
 }
@@ -359,7 +346,7 @@ bool may_hold(const OpIndex& op_index, const RootShape& shape, const RuleRoot& r
   if (facts.dtype != root.dtype || facts.constant) return false;
   if (!root.constrained()) return true;
   for (const OpIndex::NodeShape& node : op_index.nodes(facts)) {
-    if (node.op == root.op && node.dtype == root.dtype && meets(shape, node.held)) return true;
+    if (node.op == root.op && node.dtype == root.dtype && operands_meet(shape, node.held)) return true;
   }
   return false;
 }

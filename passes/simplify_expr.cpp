@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "egraph/added_terms.h"
+#include "egraph/rewrite_applies.h"
 #include "extract/extract.h"
 #include "extract/extractor.h"
 #include "passes/condition_context.h"
@@ -301,6 +302,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
   const bool linear_forms = options.linear_forms && options.limits.max_iterations > 0;
   // The expressions whose linear forms are in the e-graph.
   std::vector<LinearFormed> linear_formed;
+  const std::size_t input_nodes = egraph.num_nodes(), input_classes = egraph.num_classes();
   if (linear_forms) {
     add_linear_forms(egraph, input, linear_formed);
     add_condition_forms(egraph, facts, input);
@@ -315,14 +317,41 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
     }
     return false;
   };
-  // So does a run whose last iterations did not improve the root (passes/stall_watch.h),
-  // reported as stalled.
-  StallWatch watch(costs, root, options.limits.max_nodes);
-  auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The rounds share one index of the rules (the caller's, if it has one).
   std::optional<RuleIndex> own_index;
   const RuleIndex *rule_index = options.rule_index;
   if (!rule_index || !rule_index->indexes(rules)) rule_index = &own_index.emplace(rules);
+  // The fast path for an expression in its simplest form already: its normal forms
+  // added nothing (the e-graph is the input's) and no rule applies anywhere in it, so
+  // a run would stop saturated after one iteration that found nothing to apply. When
+  // the best term of the root is then the input itself (not, say, the input with the
+  // operands of a commutative operation in the extractor's order, whose forms the next
+  // round would add), that round adds nothing either: the full path's answer is this
+  // extraction. The report says so: saturated, no iteration run.
+  if (options.canonical_fast_path && linear_forms && egraph.num_nodes() == input_nodes &&
+      egraph.num_classes() == input_classes && egraph.num_nodes() < options.limits.max_nodes &&
+      options.limits.max_seconds > 0 && !root_is_cheapest(egraph) &&
+      !some_rewrite_applies(egraph, rules, *rule_index, options.fast_math)) {
+    const TreeExtractor tree(egraph, costs);
+    Extracted extracted = tree.extract(root);
+    if (extracted.expr.valid() && extracted.expr == input) {
+      SimplifyResult result;
+      result.report.stop_reason = StopReason::Saturated;
+      result.report.nodes = egraph.num_nodes();
+      result.report.classes = egraph.num_classes();
+      const Extraction best = options.extract.kind == ExtractorKind::Tree
+                                  ? extract_tree(egraph, costs, tree, root, extracted)
+                                  : extract_best(egraph, costs, root, options.extract);
+      result.output = best.expr;
+      result.cost = best.cost.weighted;
+      result.optimal = best.optimal;
+      return result;
+    }
+  }
+  // So does a run whose last iterations did not improve the root (passes/stall_watch.h),
+  // reported as stalled.
+  StallWatch watch(costs, root, options.limits.max_nodes);
+  auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The expressions whose condition and min/max forms are in the e-graph.
   std::vector<Expr> formed = {input};
   // The limits hold for the whole simplification, over all its rounds.

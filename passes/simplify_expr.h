@@ -36,6 +36,11 @@ struct SimplifyOptions {
   // once by a caller that simplifies many expressions with the same rules (the CLI's
   // Simplifier); nullptr, or an index of other rules: each saturation builds its own.
   const RuleIndex* rule_index = nullptr;
+  // Skip the run for an expression in its simplest form already: when its normal
+  // forms add nothing, no rule applies anywhere in it and its best term is itself, it
+  // is the answer (reported saturated after 0 iterations). The answer is the one the
+  // full path gives; off only to compare the two (tests/tools/corpus_test.cpp).
+  bool canonical_fast_path = true;
 };
 
 struct SimplifyResult {

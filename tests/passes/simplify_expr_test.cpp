@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "egraph/rewrite_applies.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "rules/rule.h"
@@ -92,6 +93,74 @@ TEST(SimplifyExprNormalForms, TermsCancelInsideTheQuotientTheyMoveInto) {
        }) {
     EXPECT_EQ(print(simplify_expr(parse(text), {}, catalogue()).output), expected) << text;
   }
+}
+
+// some_rewrite_applies answers the search's question without a run: a match whose
+// guard holds. A match whose guard fails, or a rule whose fast-math flag is not
+// granted, does not count.
+TEST(SomeRewriteApplies, AMatchCountsOnlyWhereItsGuardHoldsAndItsFlagsAreGranted) {
+  const char* text =
+      "add-zero [index]: x + 0 => x\n"
+      "sub-big [index]: x - c => x + (0 - c)  if c > 100\n"
+      "mul-zero-float [float] {nnan}: x * 0.0 => 0.0\n";
+  const RuleText file{text, "test.rules"};
+  Result<RuleSet> set = parse_rule_set(std::span<const RuleText>(&file, 1));
+  ASSERT_TRUE(set) << set.error().describe();
+  const std::vector<Rewrite> rules = set->rewrites();
+  const RuleIndex index(rules);
+  Facts facts;
+  facts.var_dtypes["f"] = DType::FP32;
+  auto applies = [&](const std::string& expr, FastMath granted = {}) {
+    EGraph egraph;
+    egraph.add_expr(parse(expr, facts));
+    egraph.rebuild();
+    return some_rewrite_applies(egraph, rules, index, granted);
+  };
+  EXPECT_TRUE(applies("y * (x + 0)"));
+  EXPECT_FALSE(applies("x + 1"));
+  EXPECT_TRUE(applies("x - 200"));
+  EXPECT_FALSE(applies("x - 3"));  // matched, but c > 100 is false
+  EXPECT_FALSE(applies("f * 0.0"));
+  EXPECT_TRUE(applies("f * 0.0", FastMath::all()));
+}
+
+// The fast path: an expression in its simplest form comes back without a run, as the
+// full path gives it, and says so in the report (saturated after 0 iterations).
+TEST(SimplifyExprFastPath, AnExpressionInItsSimplestFormComesBackWithoutARun) {
+  SimplifyOptions full;
+  full.canonical_fast_path = false;
+  for (const char* text : {"x + 3", "x * z + w", "x // 4 + y", "select(x < y, x, y * 2)", "min(x, y) + 1"}) {
+    const SimplifyResult fast = simplify_expr(parse(text), {}, catalogue());
+    EXPECT_EQ(print(fast.output), text);
+    EXPECT_EQ(fast.report.stop_reason, StopReason::Saturated) << text;
+    EXPECT_EQ(fast.report.iterations, 0u) << text;
+    const SimplifyResult slow = simplify_expr(parse(text), {}, catalogue(), full);
+    EXPECT_EQ(slow.output, fast.output) << text;
+    EXPECT_EQ(slow.cost, fast.cost) << text;
+    EXPECT_EQ(slow.report.iterations, 1u) << text;
+  }
+  // Not in its simplest form: a rule applies (`x - x // 2`), or a normal form adds a
+  // term (`x * 2 + x`, whose root then holds x * 3, or `x + 0`, whose root then holds
+  // the leaf x: stopped before any iteration, as minimal).
+  for (const char* text : {"x - x // 2", "x * 2 + x", "x + 0"}) {
+    const RunReport report = simplify_expr(parse(text), {}, catalogue()).report;
+    EXPECT_FALSE(report.stop_reason == StopReason::Saturated && report.iterations == 0) << text;
+  }
+}
+
+// Where the best term is the input with a commutative operation's operands in the
+// extractor's order, the next round would add that term's normal forms, which may
+// change the answer: the fast path leaves such an input to the full path.
+TEST(SimplifyExprFastPath, AnInputTheExtractorReordersTakesTheFullPath) {
+  Facts facts;
+  facts.var_dtypes["x"] = DType::Int32;
+  const Expr input = parse("cast(x + 1, INT64) == cast(x, INT64) + 1", facts);
+  SimplifyOptions full;
+  full.canonical_fast_path = false;
+  const SimplifyResult fast = simplify_expr(input, facts, catalogue());
+  const SimplifyResult slow = simplify_expr(input, facts, catalogue(), full);
+  EXPECT_EQ(print(fast.output), print(slow.output));
+  EXPECT_GT(fast.report.iterations, 0u);
 }
 
 }  // namespace
