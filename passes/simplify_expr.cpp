@@ -333,7 +333,7 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
       options.limits.max_seconds > 0 && !root_is_cheapest(egraph) &&
       !some_rewrite_applies(egraph, rules, *rule_index, options.fast_math)) {
     const TreeExtractor tree(egraph, costs);
-    Extracted extracted = tree.extract(root);
+    const Extracted extracted = tree.extract(root);
     if (extracted.expr.valid() && extracted.expr == input) {
       SimplifyResult result;
       result.report.stop_reason = StopReason::Saturated;
@@ -348,8 +348,8 @@ SimplifyResult simplify_expr(const Expr &input, const Facts &facts, std::span<co
       return result;
     }
   }
-  // So does a run whose last iterations did not improve the root (passes/stall_watch.h),
-  // reported as stalled.
+  // A run also stops once its last iterations did not improve the root
+  // (passes/stall_watch.h), reported as stalled.
   StallWatch watch(costs, root, options.limits.max_nodes);
   auto stop = [&](const EGraph &g) { return root_is_cheapest(g) || (options.stop_when_stalled && watch.stalled(g)); };
   // The expressions whose condition and min/max forms are in the e-graph.
