@@ -154,10 +154,56 @@ class Normalizer {
       Poly pulled = sum(DType::Index, scaled(DType::Index, rest, m), scaled(DType::Index, numerator, sign));
       if (sign < 0) accumulate(DType::Index, pulled, Monomial{}, m - 1);
       if (!has_terms(pulled)) return std::nullopt;
-      return from_poly(division_atom(Op::FloorDiv, pulled, m), DType::Index);
+      const Expr written = from_poly(division_atom(Op::FloorDiv, pulled, m), DType::Index);
+      // Its terms of one coefficient factored, where that is smaller (`x + z + (y + (x +
+      // z)) // 3` is `((x + z) * 4 + y) // 3`, as Halide writes it).
+      if (std::optional<Expr> grouped = factored(pulled)) {
+        const Expr smaller = Expr::make(Op::FloorDiv, DType::Index, {*grouped, constant(DType::Index, m)});
+        if (smaller.tree_size() < written.tree_size()) return smaller;
+      }
+      return written;
     } catch (const CoefficientOverflow &) {
       return std::nullopt;
     }
+  }
+
+  // The INDEX polynomial p written with the most of its terms that share one coefficient
+  // k > 1 (two at least; of equal counts the smallest k) as one product, the others
+  // after it: `x * 4 + y + z * 4` as `(x + z) * 4 + y`. nullopt where no two terms share
+  // such a coefficient.
+  std::optional<Expr> factored(const Poly &p) const {
+    std::optional<Int> shared;
+    std::size_t most = 1;
+    for (const auto &[monomial, k] : p) {
+      if (monomial.empty() || k <= 1) continue;
+      std::size_t count = 0;
+      for (const auto &[other, j] : p) count += !other.empty() && j == k;
+      if (count > most || (count == most && count > 1 && k < *shared)) {
+        most = count;
+        shared = k;
+      }
+    }
+    if (!shared) return std::nullopt;
+    Poly group, rest;
+    for (const auto &[monomial, k] : p) {
+      if (!monomial.empty() && k == *shared) {
+        group.emplace(monomial, 1);
+      } else {
+        rest.emplace(monomial, k);
+      }
+    }
+    const DType t = DType::Index;
+    Expr out = Expr::make(Op::Mul, t, {from_poly(group, t), constant(t, *shared)});
+    Int c = 0;
+    for (const auto &[monomial, k] : rest) {
+      if (monomial.empty()) {
+        c = k;
+      } else {
+        out = k > 0 ? Expr::make(Op::Add, t, {out, term(monomial, k, t)})
+                    : Expr::make(Op::Sub, t, {out, term(monomial, -k, t)});
+      }
+    }
+    return c == 0 ? out : Expr::make(Op::Add, t, {out, constant(t, c)});
   }
 
  private:

@@ -92,7 +92,9 @@ class LinearNormalizer {
   Expr normalize(const Expr &expr);
   // An INDEX sum whose polynomial is L + N // m or L - N // m (m > 0 a constant, no
   // term of L a quotient) written as one quotient, (m*L + N) // m or (m*L - N + m -
-  // 1) // m, its numerator collected: `x + (y + w - x) // 2` is `(w + y + x) // 2`.
+  // 1) // m, its numerator collected (`x + (y + w - x) // 2` is `(w + x + y) // 2`),
+  // and the numerator's terms of one coefficient factored where that is smaller (`x +
+  // z + (y + (x + z)) // 3` is `((x + z) * 4 + y) // 3`).
   // Returns `expr` itself for any other term.
   Expr as_one_quotient(const Expr &expr);
 

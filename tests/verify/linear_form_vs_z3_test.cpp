@@ -275,6 +275,17 @@ TEST(LinearFormVsZ3, RandomSumsWrittenAsTheirOneQuotient) {
   }
   // Most inputs have the shape (the rest fold their quotient away or hold two).
   EXPECT_GT(written, count / 3);
+  // Numerators whose terms of one coefficient are factored.
+  Facts with_w = facts;
+  with_w.var_dtypes["w"] = DType::Index;
+  for (const char *text :
+       {"x + z + (y + (x + z)) // 3", "x + z + (y - w * 3 + 1) // 3", "x - (w * 2 + z * 2 - y) // 2"}) {
+    const Expr input = parse_expr(text, with_w.var_typer()).value();
+    const Expr output = LinearNormalizer(LinearMode::Plain).as_one_quotient(input);
+    EXPECT_NE(output, input) << text;
+    const EquivalenceResult result = verify_equivalent(input, output, with_w, sweep_prover());
+    EXPECT_EQ(result.status, Status::Equal) << text << "  =>  " << print(output) << ": " << result.detail;
+  }
 }
 
 TEST(LinearFormVsZ3, RandomAndOrChainsOfComparisons) {
