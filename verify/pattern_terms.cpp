@@ -17,7 +17,8 @@ z3::expr variable_defined(z3::context& ctx, const std::string& var_name) {
 }
 
 PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars,
-                              std::span<const z3::expr> defined) {
+                              std::span<const z3::expr> defined, bool rounding_defined) {
+  const bool poison_sums_and_products = semantics.poison_sums_and_products() || !rounding_defined;
   z3::context& ctx = semantics.ctx();
   std::vector<PatternTerm> terms;
   terms.reserve(pattern.nodes.size());
@@ -91,7 +92,7 @@ PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern
     for (uint32_t child : node.children) rounded_operand = rounded_operand || carries_rounding[child];
     carries_rounding.push_back((sum_or_product && is_float(node.dtype)) || rounded_operand);
     z3::expr own = cond.defined && semantics.assumed_defined(value, node.dtype);
-    if (!semantics.poison_sums_and_products()) {
+    if (!poison_sums_and_products) {
       if (sum_or_product || rounded_operand) {
         own = cond.defined;
       } else {

@@ -37,7 +37,14 @@ z3::expr variable_defined(z3::context& ctx, const std::string& var_name);
 
 // `vars[i]` is the term of the pattern's variable i; `defined[i]`, when given, whether
 // it is defined (else it is).
+// `rounding_defined`: where the semantics does not make a NaN or infinite result of a
+// float sum or product poison (Semantics::poison_sums_and_products, the definedness
+// question asked under reassoc, verify/equivalence.h), whether this side is read so.
+// Only the output is: it may overflow where reassociating a sum makes it; the input's
+// NaN and infinite results are poison as in any proof, so the input is not defined
+// where the output, having folded the sum away, computes the same overflow from a
+// value that carries no rounding (`1.0 / (1.0 + (h + -1.0))` and `1.0 / h` at h = 0).
 PatternTerm translate_pattern(const Semantics& semantics, const Pattern& pattern, std::span<const z3::expr> vars,
-                              std::span<const z3::expr> defined = {});
+                              std::span<const z3::expr> defined = {}, bool rounding_defined = true);
 
 }  // namespace eqsat::verify

@@ -117,7 +117,9 @@ Outcome attempt(const Pattern& lhs, const Pattern& rhs, const std::vector<Patter
   if (options.variables_are_terms && reads_operands_lazily(lhs)) {
     for (const PatternVar& v : vars) defined.push_back(variable_defined(ctx, v.name));
   }
-  const PatternTerm l = translate_pattern(sem, lhs, terms, defined);
+  // The left side (the input) keeps its sums' and products' NaN and infinite results
+  // poison (translate_pattern).
+  const PatternTerm l = translate_pattern(sem, lhs, terms, defined, /*rounding_defined=*/false);
   const PatternTerm r = translate_pattern(sem, rhs, terms, defined);
 
   // The negation of: for both readings, defined(lhs) implies defined(rhs) and equal.

@@ -53,9 +53,11 @@ struct ProverOptions {
   bool compare_values = true;
   // Under nnan or ninf, whether a NaN or infinite result of a float +, - or * is poison,
   // as one of any other operation, an input or a literal is; off, neither is one that
-  // another operation passes on from such an operand. Off for the definedness question
-  // asked under reassoc (verify/equivalence.h): reassociating a sum or a product may
-  // overflow where the input did not, and `min(f + g, 0.0)` passes the -inf on.
+  // another operation passes on from such an operand, on the right side (the left side
+  // reads them as any proof does: verify/pattern_terms.h). Off for the definedness
+  // question asked under reassoc (verify/equivalence.h): reassociating a sum or a
+  // product may overflow where the input did not, and `min(f + g, 0.0)` passes the
+  // -inf on.
   bool poison_sums_and_products = true;
 };
 

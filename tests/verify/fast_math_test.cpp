@@ -181,5 +181,21 @@ TEST(FastMathEquivalence, UnderReassocWhatIsComputedFromASumCarriesItsRounding) 
   EXPECT_EQ(verdict("g / (1.0 + (h + -2.5))", "g / (h + -2.5)", all, DType::FP16).status, Status::Counterexample);
 }
 
+// The other way round, a sum folded away: `1.0 / (1.0 + (h + -1.0))` is `1.0 / h` by
+// reassociation (BF16 rounds them apart at h = -256). At h = 0 both divide by zero:
+// the output's infinity is poison under ninf, and so is the input's, its quotient's
+// rounding carried or not: the input is read as in any proof, only the output as
+// carrying its sums' rounding (`eqsat fuzz --seed 43002 --max-depth 6 --fast-math all`
+// reported it as a failure when the input was read so too).
+TEST(FastMathEquivalence, UnderReassocASumFoldedAwayMayLeaveAQuotientInfiniteWhereTheInputsIs) {
+  using Status = EquivalenceResult::Status;
+  const EquivalenceResult folded = verdict("1.0 / (1.0 + (h + -1.0))", "1.0 / h", FastMath::all(), DType::BF16);
+  EXPECT_EQ(folded.status, Status::Equal) << folded.detail;
+  EXPECT_EQ(folded.kind, ProofKind::AssumedReassoc);
+  // Wrong in exact arithmetic, whatever the flags.
+  EXPECT_EQ(verdict("1.0 / (1.0 + (h + -1.0))", "1.0 / (h + 1.0)", FastMath::all(), DType::BF16).status,
+            Status::Counterexample);
+}
+
 }  // namespace
 }  // namespace eqsat::verify
