@@ -169,8 +169,8 @@ class Normalizer {
 
   // The INDEX polynomial p written with the most of its terms that share one coefficient
   // k > 1 (two at least; of equal counts the smallest k) as one product, the others
-  // after it: `x * 4 + y + z * 4` as `(x + z) * 4 + y`. nullopt where no two terms share
-  // such a coefficient.
+  // after it as from_poly writes them: `x * 4 + y + z * 4` as `(x + z) * 4 + y`. nullopt
+  // where no two terms share such a coefficient.
   std::optional<Expr> factored(const Poly &p) const {
     std::optional<Int> shared;
     std::size_t most = 1;
@@ -193,17 +193,7 @@ class Normalizer {
       }
     }
     const DType t = DType::Index;
-    Expr out = Expr::make(Op::Mul, t, {from_poly(group, t), constant(t, *shared)});
-    Int c = 0;
-    for (const auto &[monomial, k] : rest) {
-      if (monomial.empty()) {
-        c = k;
-      } else {
-        out = k > 0 ? Expr::make(Op::Add, t, {out, term(monomial, k, t)})
-                    : Expr::make(Op::Sub, t, {out, term(monomial, -k, t)});
-      }
-    }
-    return c == 0 ? out : Expr::make(Op::Add, t, {out, constant(t, c)});
+    return from_poly(rest, t, Expr::make(Op::Mul, t, {from_poly(group, t), constant(t, *shared)}));
   }
 
  private:
@@ -613,12 +603,13 @@ class Normalizer {
   }
 
   // The positive terms first, then the negative ones, each in the polynomial's
-  // order: two walks over it (the terms are not copied out).
-  Expr from_poly(const Poly &poly, DType t) const {
+  // order: two walks over it (the terms are not copied out). `lead`, when given, is a
+  // positive term written before all of them (factored below).
+  Expr from_poly(const Poly &poly, DType t, std::optional<Expr> lead = std::nullopt) const {
     // The constant term, when there is one, is the first (its monomial is empty).
     Int c = !poly.empty() && poly.begin()->first.empty() ? poly.begin()->second : 0;
     bool any_negative = false;
-    std::optional<Expr> out;
+    std::optional<Expr> out = std::move(lead);
     auto append = [&](Op op, Expr e) { out = out ? Expr::make(op, t, {*out, std::move(e)}) : std::move(e); };
     for (const auto &[monomial, k] : poly) {
       if (monomial.empty()) continue;

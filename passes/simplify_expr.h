@@ -39,7 +39,7 @@ struct SimplifyOptions {
   // Skip the run for an expression in its simplest form already: when its normal
   // forms add nothing, no rule applies anywhere in it and its best term is itself, it
   // is the answer (reported saturated after 0 iterations). The answer is the one the
-  // full path gives; off only to compare the two (tests/tools/corpus_test.cpp).
+  // full path gives; off only to compare the two (tests/tools/fast_path_corpus_test.cpp).
   bool canonical_fast_path = true;
 };
 

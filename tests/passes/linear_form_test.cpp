@@ -64,7 +64,7 @@ TEST(LinearForm, TermsMoveIntoTheOneQuotientOfASum) {
   EXPECT_EQ(one_quotient("(x * y - w) // 4 - x * y"), "(w + x * y * 3) // -4");
   // Terms of one coefficient factored where that is smaller.
   EXPECT_EQ(one_quotient("x + z + (y + (x + z)) // 3"), "((x + z) * 4 + y) // 3");
-  EXPECT_EQ(one_quotient("x + z + (y - w * 3 + 1) // 3"), "((x + z) * 3 - w * 3 + y + 1) // 3");
+  EXPECT_EQ(one_quotient("x + z + (y - w * 3 + 1) // 3"), "((x + z) * 3 + y - w * 3 + 1) // 3");
   EXPECT_EQ(one_quotient("2 * x + (y * 2 + z) // 5"), "(x * 10 + y * 2 + z) // 5");  // no two share one
   // The quotient found inside the sum once the multiples of 3 left it.
   EXPECT_EQ(one_quotient("(y + 3 * x) // 3 - x + z"), "(y + z * 3) // 3");
