@@ -109,8 +109,8 @@ class NodeMemo {
   // table is written on `threads` threads (GrowableArray::grow; in the calling task
   // arena): the apply's batches pass theirs.
   void reserve_more(std::size_t more, unsigned threads = 1) {
-    std::size_t capacity = slots_.empty() ? 64 : slots_.size();
-    while ((size_ + more) * 8 > capacity * 7) capacity *= 2;
+    std::size_t capacity = slots_.empty() ? kFirstSlots : slots_.size();
+    while ((size_ + more) * 8 > capacity * 7) capacity = grown_capacity(capacity);
     if (capacity != slots_.size()) rehash(capacity, threads);
   }
   // emplace from `home` (home_of(node)), in its part: nullopt if refused.
@@ -270,10 +270,35 @@ class NodeMemo {
   // cases reuse them.
   static constexpr std::size_t kMinShrunkSlots = std::size_t{1} << 14;
 
-  void grow() { rehash(slots_.empty() ? 64 : slots_.size() * 2); }
+  // The first table: a case of a batch holds a few dozen nodes.
+  static constexpr std::size_t kFirstSlots = 64;
+
+  // The capacity a table of `slots` grows to: twice as many, except that a table that
+  // would leave malloc's heap for a mapping of its own (LargeArrayAllocator, 64 KB and
+  // up) goes straight to kMinShrunkSlots. Every growth of a mapped table is system
+  // calls, and pages moved or fresh, that are slow on this project's machine class; a
+  // table past 2,048 slots belongs to a saturation that will grow on; and a table of
+  // kMinShrunkSlots is not shrunk anyway. `pos 3` then grows its table once from the
+  // heap to 16,384 slots instead of three times (4,096, 8,192, 16,384), and runs in
+  // about 0.85x the time (docs/performance.md, "The hash-cons's growth past the
+  // heap"). A batch's e-graphs stay on the heap: one past kKeptNodes
+  // (passes/simplify_expr.cpp) is not kept.
+  static std::size_t grown_capacity(std::size_t slots) {
+    constexpr std::size_t kMappedSlots = LargeArrayAllocator<Slot, MidSize::Populated>::kPopulated / sizeof(Slot);
+    if (slots < kMappedSlots && 2 * slots >= kMappedSlots) return std::max(2 * slots, kMinShrunkSlots);
+    return 2 * slots;
+  }
+  // Whether the table's storage is a mapping of its own, which doubles in place.
+  bool mapped() const {
+    return slots_.size() * sizeof(Slot) >= LargeArrayAllocator<Slot, MidSize::Populated>::kPopulated;
+  }
+
+  void grow() { rehash(slots_.empty() ? kFirstSlots : grown_capacity(slots_.size())); }
 
   void rehash(std::size_t capacity, unsigned threads = 1) {
-    if (!slots_.empty() && capacity > slots_.size()) {
+    // A mapped table doubles where it is (its pages move); one on the heap is made
+    // anew, as large as asked, and its entries put in again.
+    if (mapped() && capacity > slots_.size()) {
       while (slots_.size() < capacity) double_in_place(threads);
       return;
     }

@@ -1,7 +1,8 @@
-// The hash-cons table (egraph/node_memo.h) as it grows: it doubles in place (its
-// storage keeps its pages, egraph/large_arrays.h, and every entry moves to its new
-// home), from a table in malloc's heap through a mapping of its own to one in huge
-// pages, and after every doubling each node is found with its class and no other is.
+// The hash-cons table (egraph/node_memo.h) as it grows: it doubles in malloc's heap,
+// leaves the heap for a mapping of its own of 16,384 slots at once, then doubles in
+// place (its storage keeps its pages, egraph/large_arrays.h, and every entry moves to
+// its new home) up to one in huge pages; after every growth each node is found with
+// its class and no other is.
 #include "egraph/node_memo.h"
 
 #include <gtest/gtest.h>
@@ -45,23 +46,27 @@ std::vector<ENode> distinct_nodes(uint32_t count) {
 }
 
 TEST(NodeMemo, EveryDoublingKeepsEachEntryAndAddsNone) {
-  // 200,000 entries: the table doubles from 64 slots to 524,288 (12 MB), through every
-  // kind of storage (under 64 KB, a populated mapping, huge pages from 2 MB).
+  // 200,000 entries: the table grows from 64 slots to 524,288 (12 MB), through every
+  // kind of storage (under 64 KB, a populated mapping, huge pages from 2 MB): it
+  // doubles up to 2,048 slots (48 KB), whose next doubling would leave the heap, goes
+  // to 16,384 slots (384 KB, the size below which a table is never shrunk) instead,
+  // and doubles from there on.
   const std::vector<ENode> nodes = distinct_nodes(200000);
   NodeMemo memo;
-  std::size_t doublings = 0;
+  std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const std::size_t before = memo.slots();
     ASSERT_EQ(memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i))),
               std::make_pair(ClassId(static_cast<uint32_t>(i)), true));
     if (memo.slots() != before && before > 0) {
-      ++doublings;
-      EXPECT_EQ(memo.slots(), 2 * before);
+      sizes.push_back(memo.slots());
+      // It grew when a new entry would have filled it past three quarters.
+      EXPECT_EQ(i, before * 3 / 4);
       std::vector<ENode> inserted(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i + 1));
       ASSERT_TRUE(holds_exactly(memo, inserted, i + 1));
     }
   }
-  EXPECT_EQ(doublings, 13u);
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{128, 256, 512, 1024, 2048, 16384, 32768, 65536, 131072, 262144, 524288}));
   EXPECT_EQ(memo.size(), nodes.size());
   ASSERT_TRUE(holds_exactly(memo, nodes, nodes.size()));
   // Not in the table: nodes of another operation.
@@ -80,11 +85,12 @@ TEST(NodeMemo, ErasuresAfterDoublingsKeepTheOthersFound) {
 }
 
 TEST(NodeMemo, ReservingForManyDoublesAsOftenAsItTakes) {
-  const std::vector<ENode> nodes = distinct_nodes(3000);
+  const std::vector<ENode> nodes = distinct_nodes(1500);
   NodeMemo memo;
   for (std::size_t i = 0; i < nodes.size(); ++i) memo.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
-  EXPECT_EQ(memo.slots(), 4096u);
-  memo.reserve_more(100000);  // 4,096 -> 131,072 slots: five doublings at once
+  EXPECT_EQ(memo.slots(), 2048u);
+  // 2,048 -> 131,072 slots at once: out of the heap to 16,384, then three doublings.
+  memo.reserve_more(100000);
   EXPECT_EQ(memo.slots(), 131072u);
   EXPECT_TRUE(holds_exactly(memo, nodes, nodes.size()));
 }
