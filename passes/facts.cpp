@@ -297,6 +297,12 @@ constexpr int kMaxNarrowingRounds = 16;
 
 void assert_facts(EGraph& egraph, const Facts& facts) {
   for (const auto& [name, interval] : facts.bounds) egraph.set_var_interval(name, interval);
+  // Without assumptions there is nothing to collect, merge or order: the classes of
+  // true and false are not made for them (most cases of a batch).
+  if (facts.assumptions.empty()) {
+    egraph.rebuild();  // (nothing to do unless a bound refined a class already there)
+    return;
+  }
   ClassId true_class = egraph.add_constant(Value::boolean(true));
   ClassId false_class = egraph.add_constant(Value::boolean(false));
   std::vector<Atom> atoms;

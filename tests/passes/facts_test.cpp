@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "egraph/egraph.h"
 #include "ir/print.h"
 #include "passes/simplify_expr.h"
 #include "rules/rule.h"
@@ -39,6 +40,19 @@ TEST(Facts, BoundsDecideComparisons) {
   EXPECT_EQ(simplify_without_rules("i < 16", facts), "True");
   EXPECT_EQ(simplify_without_rules("i == -1", facts), "False");
   EXPECT_EQ(simplify_without_rules("i < 5", facts), "i < 5");
+}
+
+TEST(Facts, BoundsAloneMakeNoClassYetBoundTheVariableAddedAfter) {
+  // Without assumptions nothing is collected: asserting bounds adds no class (not even
+  // those of true and false), and the variable's class, added next, has its interval.
+  Facts facts;
+  facts.bounds["i"] = Interval::range(0, 7);
+  EGraph egraph;
+  assert_facts(egraph, facts);
+  EXPECT_EQ(egraph.num_classes(), 0u);
+  const ClassId i = egraph.add_expr(parse("i", facts));
+  EXPECT_EQ(egraph.data(i).interval, Interval::range(0, 7));
+  EXPECT_EQ(egraph.num_classes(), 1u);
 }
 
 TEST(Facts, AnAssumedComparisonWithAConstantNarrowsTheInterval) {
