@@ -280,7 +280,7 @@ class NodeMemo {
   // table past 2,048 slots belongs to a saturation that will grow on; and a table of
   // kMinShrunkSlots is not shrunk anyway. `pos 3` then grows its table once from the
   // heap to 16,384 slots instead of three times (4,096, 8,192, 16,384), and runs in
-  // about 0.85x the time (docs/performance.md, "The hash-cons's growth past the
+  // about 0.89x the time (docs/performance.md, "The hash-cons's growth past the
   // heap"). A batch's e-graphs stay on the heap: one past kKeptNodes
   // (passes/simplify_expr.cpp) is not kept.
   static std::size_t grown_capacity(std::size_t slots) {
