@@ -284,14 +284,14 @@ class NodeMemo {
   // heap"). A batch's e-graphs stay on the heap: one past kKeptNodes
   // (passes/simplify_expr.cpp) is not kept.
   static std::size_t grown_capacity(std::size_t slots) {
-    constexpr std::size_t kMappedSlots = LargeArrayAllocator<Slot, MidSize::Populated>::kPopulated / sizeof(Slot);
     if (slots < kMappedSlots && 2 * slots >= kMappedSlots) return std::max(2 * slots, kMinShrunkSlots);
     return 2 * slots;
   }
-  // Whether the table's storage is a mapping of its own, which doubles in place.
-  bool mapped() const {
-    return slots_.size() * sizeof(Slot) >= LargeArrayAllocator<Slot, MidSize::Populated>::kPopulated;
-  }
+  // The fewest slots whose storage is a mapping of its own (LargeArrayAllocator takes
+  // arrays of kPopulated bytes and more so), which doubles in place.
+  static constexpr std::size_t kMappedSlots =
+      (LargeArrayAllocator<Slot, MidSize::Populated>::kPopulated + sizeof(Slot) - 1) / sizeof(Slot);
+  bool mapped() const { return slots_.size() >= kMappedSlots; }
 
   void grow() { rehash(slots_.empty() ? kFirstSlots : grown_capacity(slots_.size())); }
 
