@@ -116,7 +116,18 @@ struct ENode {
     if (a.op != b.op) return a.op < b.op;
     if (a.dtype != b.dtype) return a.dtype < b.dtype;
     if (a.payload != b.payload) return a.payload < b.payload;
-    return std::lexicographical_compare(a.children.begin(), a.children.end(), b.children.begin(), b.children.end());
+    // std::lexicographical_compare's order, unrolled for operands as many on both sides
+    // (always, in a well-formed e-graph: an operation's arity is fixed): the rebuild's
+    // sorts of class lists spend most of their time here.
+    const std::size_t arity = a.children.size();
+    if (arity != b.children.size()) [[unlikely]] {
+      return std::lexicographical_compare(a.children.begin(), a.children.end(), b.children.begin(), b.children.end());
+    }
+    if (arity == 0) return false;
+    if (a.children[0] != b.children[0]) return a.children[0] < b.children[0];
+    if (arity == 1) return false;
+    if (a.children[1] != b.children[1]) return a.children[1] < b.children[1];
+    return arity == 3 && a.children[2] < b.children[2];
   }
   bool is_leaf() const { return children.empty(); }
 };

@@ -54,12 +54,21 @@ class ParentEntry {
   friend bool operator<(const ParentEntry& a, const ParentEntry& b) {
     if (a.op_ != b.op_) return a.op_ < b.op_;
     if (a.dtype_ != b.dtype_) return a.dtype_ < b.dtype_;
+    // Unrolled for operands as many on both sides (always, in a well-formed e-graph: an
+    // operation's arity is fixed), the same order as the loop below: the rebuild sorts
+    // every parent list it repairs.
+    if (a.arity_ == b.arity_) [[likely]] {
+      if (a.children_[0] != b.children_[0]) return a.children_[0] < b.children_[0];  // a parent has operands
+      if (a.arity_ >= 2 && a.children_[1] != b.children_[1]) return a.children_[1] < b.children_[1];
+      if (a.arity_ == 3 && a.children_[2] != b.children_[2]) return a.children_[2] < b.children_[2];
+      return a.holder_ < b.holder_;
+    }
     for (uint8_t i = 0; i < a.arity_ && i < b.arity_; ++i) {
       if (a.children_[i] != b.children_[i]) return a.children_[i] < b.children_[i];
     }
-    if (a.arity_ != b.arity_) return a.arity_ < b.arity_;
-    return a.holder_ < b.holder_;
+    return a.arity_ < b.arity_;
   }
+
   friend bool operator==(const ParentEntry& a, const ParentEntry& b) {
     if (a.op_ != b.op_ || a.dtype_ != b.dtype_ || a.arity_ != b.arity_ || a.holder_ != b.holder_) return false;
     for (uint8_t i = 0; i < a.arity_; ++i) {
