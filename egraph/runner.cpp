@@ -107,6 +107,11 @@ struct TaskMatches {
   // found Elsewhere or RootMissing, its ids in `flat` are then the InstanceFound's ids,
   // all the apply needs. Empty when the matches were not filtered.
   std::vector<InstanceFound::State> found;
+  // The matches the filter found Elsewhere (their right side stands in another class),
+  // in order, as the two classes to merge: the apply makes them first (its merges
+  // pass), and they are left out of `flat`, so that the passes after it do not walk
+  // them. (The match's class, the class of its right side.)
+  std::vector<std::pair<ClassId, ClassId>> merges;
   // With SearchMemory::counts: the matches of each class of the slice searched, in
   // class order (for the memory's next search).
   std::vector<ClassCount> class_counts;
@@ -120,6 +125,7 @@ struct TaskMatches {
     flat.clear();
     runs.clear();
     found.clear();
+    merges.clear();
     class_counts.clear();
     listed = matched = repeated = 0;
   }
@@ -129,6 +135,7 @@ struct TaskMatches {
     flat.insert(flat.end(), buffer.flat.begin(), buffer.flat.end());
     runs.insert(runs.end(), buffer.runs.begin(), buffer.runs.end());
     found.insert(found.end(), buffer.found.begin(), buffer.found.end());
+    merges.insert(merges.end(), buffer.merges.begin(), buffer.merges.end());
     class_counts.insert(class_counts.end(), buffer.class_counts.begin(), buffer.class_counts.end());
     listed += buffer.listed;
     matched += buffer.matched;
@@ -389,6 +396,7 @@ void release_large_match_list(TaskMatches& task) {
   if (task.flat.capacity() > kKeptMatchIds) std::vector<ClassId>().swap(task.flat);
   if (task.runs.capacity() > kKeptMatchIds) std::vector<MatchRun>().swap(task.runs);
   if (task.found.capacity() > kKeptMatchIds) std::vector<InstanceFound::State>().swap(task.found);
+  if (task.merges.capacity() > kKeptMatchIds) std::vector<std::pair<ClassId, ClassId>>().swap(task.merges);
 }
 
 // Searches rewrite `task.rewrite` over its slice of classes, appending its matches
@@ -529,6 +537,7 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   ClassId* const flat = task.flat.data();
   std::vector<MatchRun>& runs = task.runs;
   task.found.clear();
+  task.merges.clear();
   // The matches before `asked` are asked about; those before `m` are kept (moved to
   // before `kept`) or dropped, and so are the runs before `r` (to before `kept_runs`).
   // A kept match or run never overwrites one not yet looked at (kept <= m, kept_runs <= r).
@@ -551,7 +560,9 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
                    found);
     asked += targets.size();
     for (const InstanceFound& f : found) {
-      if (f.state != State::InClass) {
+      if (f.state == State::Elsewhere && width > 0) {
+        task.merges.emplace_back(runs[r].eclass, f.ids[0]);
+      } else if (f.state != State::InClass) {
         ClassId* const slots = flat + kept * width;
         if (kept != m) copy_ids(flat + m * width, width, slots);
         State state = f.state;
@@ -576,11 +587,12 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   task.listed = kept;
 }
 
-// After the apply's merges (the merges first, see run_rewrites), marks InClass the
-// matches of `task` (of a rewrite with right side `rhs`) that the filter found
-// RootMissing or Missing but that no longer need applying, and returns how many:
-// applying one would change nothing that the rebuild does not undo. They are of two
-// kinds:
+// After the apply's merges (the merges first, see run_rewrites), drops from `task` (of
+// a rewrite with right side `rhs`) the matches that the filter found RootMissing or
+// Missing but that no longer need applying, and returns how many: applying one would
+// change nothing that the rebuild does not undo. (The matches the merges applied,
+// Elsewhere, go too: the list is left with what the apply's pass applies.) They are of
+// two kinds:
 //   - copies of an earlier match of the task: the same instance in the same class,
 //     once their classes are canonical. The earlier one, applied first, puts the
 //     instance in place. (Found by a table of the matches a part of the task at a
@@ -591,7 +603,7 @@ void drop_present(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
 // 935,000 that the batch of new nodes would take are copies, and 174,000 more are in
 // place. Dropped here, by tasks on the run's threads, they are not looked up one at a
 // time in the serial batch (docs/performance.md, "Dropped after the merges"). What is
-// marked depends on the e-graph after the merges and on the task, so on no thread
+// dropped depends on the e-graph after the merges and on the task, so on no thread
 // count; the rest go to the apply as before.
 std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, TaskMatches& task) {
   using State = InstanceFound::State;
@@ -697,6 +709,29 @@ std::size_t drop_placed_by_merges(const EGraph& egraph, const Pattern& rhs, Task
   }
   drop(root_rows);
   drop(missing_rows);
+  // The list keeps only what the apply's pass will apply (RootMissing and Missing): it
+  // walks the lists serially, and in `sum 11` the rest (dropped here, or merged
+  // already) are more than half of them.
+  std::size_t kept = 0, kept_runs = 0;
+  index = 0;
+  for (MatchRun& run : task.runs) {
+    uint32_t kept_in_run = 0;
+    for (uint32_t i = 0; i < run.count; ++i, ++index) {
+      const State state = task.found[index];
+      if (state != State::RootMissing && state != State::Missing) continue;
+      if (kept != index) {
+        copy_ids(task.flat.data() + index * task.width, task.width, task.flat.data() + kept * task.width);
+        task.found[kept] = state;
+      }
+      ++kept;
+      ++kept_in_run;
+    }
+    if (kept_in_run) task.runs[kept_runs++] = MatchRun{run.eclass, kept_in_run};
+  }
+  task.runs.resize(kept_runs);
+  task.flat.resize(kept * task.width);
+  task.found.resize(kept);
+  task.listed = kept;
   return dropped;
 }
 
@@ -1197,24 +1232,17 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // first, 8,402 (docs/performance.md, "The apply's merges first"). The e-graph after
     // the rebuild is the same either way: the congruence closure of the same terms and
     // equalities. Explanations (never filtered) apply every match in order.
+    // (The filter sets those matches apart, TaskMatches::merges.)
     const bool merges_first = filtering;
     // Which matches a pass of for_each_match visits, and whether it applies them.
     enum class Pass : uint8_t {
-      Read,    // every match; nothing is applied (the left terms of explanations)
-      Merges,  // the Elsewhere matches, applied (with merges_first)
-      Apply,   // every other match (every match without merges_first), applied
+      Read,   // every match; nothing is applied (the left terms of explanations)
+      Apply,  // every match listed (the Elsewhere ones are not: see merges_first), applied
     };
+    // (The filters leave no InClass match in the lists: drop_present and
+    // drop_placed_by_merges take them out.)
     auto in_pass = [&](Pass pass, InstanceFound::State state) {
-      switch (pass) {
-        case Pass::Read:
-          return true;
-        case Pass::Merges:
-          return state == InstanceFound::State::Elsewhere;
-        case Pass::Apply:
-          // (InClass: marked by drop_placed_by_merges.)
-          return state != InstanceFound::State::InClass && (!merges_first || state != InstanceFound::State::Elsewhere);
-      }
-      return true;
+      return pass == Pass::Read || state != InstanceFound::State::InClass;
     };
     // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
     // of `pass`, in order: `ids` are its substitution, or what the filter put in its
@@ -1422,10 +1450,17 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     };
     if (merges_first) {
       const Clock::time_point merges = Clock::now();
-      for_each_match(Pass::Merges, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
-                                       InstanceFound::State state) {
-        return applied_one(a, apply_match(egraph, rewrites[r], eclass, match_ids, state)) && keep_going();
-      });
+      for (std::size_t t = 0; t < used && !cut; ++t) {
+        const TaskMatches& task = tasks[t];
+        if (!applied[task.active]) continue;
+        const Reason reason = Reason::rewrite(rewrites[task.rewrite].name);
+        const std::size_t count = task.merges.size();
+        for (std::size_t i = 0; i < count; ++i) {
+          if (i + kPrefetchAhead < count) egraph.prefetch_find(task.merges[i + kPrefetchAhead].second);
+          const auto [eclass, other] = task.merges[i];
+          if (!applied_one(task.active, egraph.merge(eclass, other, reason)) || !keep_going()) break;
+        }
+      }
       stats.merges_first_seconds = seconds_since(merges);
     }
     if (batching && !cut) {
