@@ -71,8 +71,12 @@ void release_if_large(std::vector<T, Allocator>& list) {
 // Trims a class's node or parent list that the rebuild's deduplication left much
 // smaller than its storage.
 template <class T>
+bool needs_trim(const ClassList<T>& list) {
+  return list.capacity() > 2 * list.size() + 16;
+}
+template <class T>
 void trim(ClassList<T>& list) {
-  if (list.capacity() > 2 * list.size() + 16) list.shrink_to_fit();
+  if (needs_trim(list)) list.shrink_to_fit();
 }
 
 // Sorts a class's node or parent list in repair. Such a list is mostly the sorted list
@@ -617,6 +621,7 @@ void EGraph::rebuild(unsigned threads) {
   release_if_large(analysis_pending_);
   release_if_large(maybe_stale_);
   release_if_large(dirty_);
+  release_if_large(to_trim_);
   release_if_large(round_.entries);
   release_if_large(round_.forms);
   release_if_large(round_.homes);
@@ -670,13 +675,21 @@ void EGraph::repair_classes(unsigned threads) {
     if (find(id) == id) dirty[roots++] = id;
   }
   dirty.resize(roots);
-  for_range(dirty.size() >= kParallelRepairMinClasses ? threads : 1, dirty.size(), kRepairGrain,
-            [&](std::size_t i) { repair_class(dirty[i]); });
+  // Which of the repaired classes have lists to trim, by position in `dirty`.
+  std::vector<uint8_t>& to_trim = to_trim_;
+  to_trim.assign(dirty.size(), 0);
+  for_range(dirty.size() >= kParallelRepairMinClasses ? threads : 1, dirty.size(), kRepairGrain, [&](std::size_t i) {
+    const EClass& eclass = repair_class(dirty[i]);
+    to_trim[i] = needs_trim(eclass.nodes) || needs_trim(eclass.parents);
+  });
   // Trimmed here, on the calling thread: lists reallocated by the threads of the
   // repair would come from their own malloc arenas, which then hold on to the space
-  // (a run on two threads peaked 3% higher per node that way).
-  for (ClassId id : dirty) {
-    EClass& eclass = class_of(id);
+  // (a run on two threads peaked 3% higher per node that way). Only the classes the
+  // repair found so: the records of the others were last written by the repair's
+  // threads, and reading each back on this one cost a round trip between cores.
+  for (std::size_t i = 0; i < dirty.size(); ++i) {
+    if (!to_trim[i]) continue;
+    EClass& eclass = class_of(dirty[i]);
     trim(eclass.nodes);
     trim(eclass.parents);
   }
@@ -686,7 +699,7 @@ void EGraph::repair_classes(unsigned threads) {
   dirty_.swap(dirty);
 }
 
-void EGraph::repair_class(ClassId id) {
+const EClass& EGraph::repair_class(ClassId id) {
   EClass& eclass = class_of(id);
   for (ENode& node : eclass.nodes) {
     if (canonicalize_in_place(node)) node.added_at = node.formed_at = static_cast<uint16_t>(epoch_);  // a new form
@@ -710,6 +723,7 @@ void EGraph::repair_class(ClassId id) {
   }
   sort_mostly_sorted(eclass.parents);
   eclass.parents.erase(std::unique(eclass.parents.begin(), eclass.parents.end()), eclass.parents.end());
+  return eclass;
 }
 
 std::vector<ClassId> EGraph::class_ids() const {

@@ -310,9 +310,10 @@ class EGraph {
   void settle_pending(ClassId id, const ENode& canonical, ClassId found);
   void repair_classes(unsigned threads);
   // Canonicalizes, sorts and deduplicates the node and parent lists of canonical class
-  // `id`: reads the union-find (compressed) and writes only that class's record (it may
-  // run on a TBB thread; lists are trimmed by the caller, on its own thread).
-  void repair_class(ClassId id);
+  // `id`, and returns its record: reads the union-find (compressed) and writes only that
+  // class's record (it may run on a TBB thread; lists are trimmed by the caller, on its
+  // own thread).
+  const EClass& repair_class(ClassId id);
   // Records that a class's node or parent list changed since the last rebuild, so
   // that the rebuild sorts and deduplicates it (the others are left as they are).
   void mark_dirty(ClassId id);
@@ -355,6 +356,8 @@ class EGraph {
   std::vector<ClassId> to_materialize_;
   // Classes whose lists the next rebuild must repair (each listed once: kDirty).
   std::vector<ClassId> dirty_;
+  // The repair's marks of the dirty classes whose lists it left to trim (repair_classes).
+  std::vector<uint8_t> to_trim_;
   // Flags by class id. kDirty: the class is listed in dirty_. kPlainIndex (kept for
   // canonical ids): the class is INDEX and knows only what its dtype implies (it has
   // no fact entry), which nothing_known_of_sum_or_product asks of every operand of a
