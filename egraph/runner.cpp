@@ -104,13 +104,14 @@ struct TaskMatches {
   std::size_t listed = 0;   // matches in `flat`
   std::size_t matched = 0;  // matches the search listed, before the filter dropped any
   // What the filter (drop_present) found of each listed match's right side: for a match
-  // found Elsewhere or RootMissing, its ids in `flat` are then the InstanceFound's ids,
-  // all the apply needs. Empty when the matches were not filtered.
+  // found RootMissing, its ids in `flat` are then the InstanceFound's ids, all the apply
+  // needs. Empty when the matches were not filtered.
   std::vector<InstanceFound::State> found;
   // The matches the filter found Elsewhere (their right side stands in another class),
   // in order, as the two classes to merge: the apply makes them first (its merges
   // pass), and they are left out of `flat`, so that the passes after it do not walk
-  // them. (The match's class, the class of its right side.)
+  // them. (The match's class, the class of its right side.) A rule without variables
+  // has no ids to leave out: its matches found so stay listed, as Missing.
   std::vector<std::pair<ClassId, ClassId>> merges;
   // With SearchMemory::counts: the matches of each class of the slice searched, in
   // class order (for the memory's next search).
