@@ -785,12 +785,11 @@ void search_and_drop_present(const EGraph& egraph, std::span<const Rewrite> rewr
 // Applies a match of `rewrite` in class `eclass`, for which the filter found `state`
 // (drop_present; Missing if the matches were not filtered): returns whether that made
 // a change. `ids` are the match's substitution, or what drop_present put in its place.
+// (A match found Elsewhere is only a merge, made from TaskMatches::merges.)
 bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::span<const ClassId> ids,
                  InstanceFound::State state) {
   const Reason reason = Reason::rewrite(rewrite.name);
   switch (state) {
-    case InstanceFound::State::Elsewhere:
-      return egraph.merge(eclass, ids[0], reason);
     case InstanceFound::State::RootMissing:
       return egraph.add_to(eclass, root_instance(rewrite.rhs, ids), reason);
     default:
@@ -1240,14 +1239,11 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       Read,   // every match; nothing is applied (the left terms of explanations)
       Apply,  // every match listed (the Elsewhere ones are not: see merges_first), applied
     };
-    // (The filters leave no InClass match in the lists: drop_present and
-    // drop_placed_by_merges take them out.)
-    auto in_pass = [&](Pass pass, InstanceFound::State state) {
-      return pass == Pass::Read || state != InstanceFound::State::InClass;
-    };
     // Calls `visit(rewrite, its position in active, class, ids, state)` for every match
-    // of `pass`, in order: `ids` are its substitution, or what the filter put in its
-    // place (`state`, Missing if none: apply_match). In a pass that applies them, what
+    // listed, in order: `ids` are its substitution, or what the filter put in its place
+    // (`state`, Missing if none: apply_match). The filters leave only RootMissing and
+    // Missing matches in the lists (drop_present takes out the InClass ones and sets the
+    // Elsewhere ones apart, drop_placed_by_merges what the merges put in place). In a pass that applies them, what
     // the apply of the match kPrefetchAhead places on will look up first is fetched
     // meanwhile (most of the apply's time is otherwise spent waiting for it), and after
     // the last pass each task's large match list is freed once applied, so that the
@@ -1272,23 +1268,16 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         for (const MatchRun& run : task.runs) {
           for (uint32_t i = 0; i < run.count; ++i, ++index) {
             const std::size_t ahead = index + kPrefetchAhead;
-            if (applying && ahead < task.listed && in_pass(pass, state_of(ahead))) {
+            if (applying && ahead < task.listed) {
               const std::span<const ClassId> next(task.flat.data() + ahead * width, width);
-              switch (state_of(ahead)) {
-                case InstanceFound::State::InClass:
-                  break;
-                case InstanceFound::State::Elsewhere:
-                  egraph.prefetch_find(next[0]);
-                  break;
-                case InstanceFound::State::RootMissing:
-                  if (!batching) egraph.prefetch_canonical(root_instance(rhs, next));
-                  break;
-                default:
-                  if (!batching || !batched(rhs, InstanceFound::State::Missing)) prefetch_instance(egraph, rhs, next);
+              if (state_of(ahead) == InstanceFound::State::RootMissing) {
+                if (!batching) egraph.prefetch_canonical(root_instance(rhs, next));
+              } else if (!batching || !batched(rhs, InstanceFound::State::Missing)) {
+                prefetch_instance(egraph, rhs, next);
               }
             }
             const InstanceFound::State state = state_of(index);
-            if (!in_pass(pass, state)) continue;
+            assert(state == InstanceFound::State::RootMissing || state == InstanceFound::State::Missing);
             if (!visit(task.rewrite, task.active, run.eclass,
                        std::span<const ClassId>(task.flat.data() + index * width, width), state))
               return;
