@@ -801,8 +801,18 @@ bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::sp
 // applied: the new nodes of a large iteration go in batches of this many.
 constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
 // From this many e-nodes on, the apply takes new root nodes by the batch (at least as
-// many as the filter needs: the batch takes the filter's RootMissing matches).
+// many as the filter needs: the batch takes the filter's RootMissing matches); and from
+// kBatchMinGrowth e-nodes and listed matches together, an apply that may grow its
+// e-graph past what the caches hold, from kBatchFloorNodes e-nodes. Below, matches
+// applied one at a time find what they read in cache: `sum 9`'s applies of 54,628
+// matches at 12,757 e-nodes and of 43,288 at 19,053 took 1.12x the time by the batch
+// (one thread). Above, the batch's phases run on two threads where they may: `sum 11`'s
+// sixth apply, 80,048 matches at 9,803 e-nodes, was 16-18 ms on either thread count one
+// at a time, and `sum 11` on two threads 0.985x by the batch (docs/performance.md,
+// "Session 46").
 constexpr std::size_t kBatchMinNodes = 24576;
+constexpr std::size_t kBatchMinGrowth = 81920;
+constexpr std::size_t kBatchFloorNodes = 8192;
 
 // Whether the apply's batch takes a match in `state` of a rewrite with right side
 // `rhs`: one whose right side's root alone is missing, or (Missing) whose root is an
@@ -883,7 +893,7 @@ struct Scratch {
   std::vector<ClassId> batch_substs;
   std::vector<ClassId> built;
   std::vector<uint32_t> built_at;
-  std::vector<uint8_t> built_heights;
+  std::vector<std::vector<uint8_t>> rhs_heights;  // by position in `active`
   std::vector<ENode> level_nodes;
   std::vector<uint32_t> level_slots;
   std::vector<ClassId> level_classes;
@@ -1253,7 +1263,13 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // A large e-graph's filtered matches whose right side's root alone is missing
     // (RootMissing) are applied by the batch (EGraph::add_all_to, which fetches what it
     // needs itself), the others one at a time as they come.
-    const bool batching = filtering && egraph.num_nodes() >= kBatchMinNodes;
+    const bool batching = filtering && [&] {
+      if (egraph.num_nodes() >= kBatchMinNodes) return true;
+      if (egraph.num_nodes() < kBatchFloorNodes) return false;
+      std::size_t listed = 0;
+      for (std::size_t t = 0; t < used; ++t) listed += applied[tasks[t].active] ? tasks[t].listed : 0;
+      return egraph.num_nodes() + listed >= kBatchMinGrowth;
+    }();
     auto for_each_match = [&](Pass pass, auto&& visit) {
       const bool applying = pass != Pass::Read;
       for (std::size_t t = 0; t < used; ++t) {
@@ -1335,18 +1351,34 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       batch_substs.clear();
       batch_bound = 0;
     };
+    // The height of each node of the right side of active rewrite `a` (its longest path
+    // down to a variable or constant, 0 for those): computed once an iteration, when
+    // its first Missing match comes to a batch, in one pass (a pattern's nodes come
+    // after their children, egraph/pattern.h). Done per match, it took 5.7 ms of `sum
+    // 11`'s apply, on the calling thread.
+    std::vector<std::vector<uint8_t>>& rhs_heights = scratch.rhs_heights;
+    if (rhs_heights.size() < num_active) rhs_heights.resize(num_active);
+    for (std::size_t a = 0; a < num_active; ++a) rhs_heights[a].clear();
+    auto heights_of = [&](std::size_t a) -> const std::vector<uint8_t>& {
+      std::vector<uint8_t>& heights = rhs_heights[a];
+      if (!heights.empty()) return heights;
+      const Pattern& rhs = rewrites[active[a]].rhs;
+      heights.resize(rhs.nodes.size(), 0);
+      for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+        if (rhs.nodes[k].kind != PatternNode::Kind::Op) continue;
+        uint8_t height = 1;
+        for (uint32_t child : rhs.nodes[k].children) height = std::max<uint8_t>(height, heights[child] + 1);
+        heights[k] = height;
+      }
+      return heights;
+    };
     // The new inner nodes of the batch's Missing matches, level by level of their right
     // sides (EGraph::add_all: ids in the order of the levels, then of the matches), and
     // then every match's root node, in batch_nodes.
     auto build_inner_nodes = [&] {
       std::vector<ClassId>& built = scratch.built;
       std::vector<uint32_t>& built_at = scratch.built_at;
-      // The height of each node of a right side (its longest path down to a variable
-      // or constant, 0 for those), parallel to `built`: one pass, as a pattern's nodes
-      // come after their children (egraph/pattern.h).
-      std::vector<uint8_t>& heights = scratch.built_heights;
       built.clear();
-      heights.clear();
       built_at.assign(batch_nodes.size(), 0);
       std::size_t levels = 0;
       for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
@@ -1355,19 +1387,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         const std::size_t at = built.size();
         built_at[e] = static_cast<uint32_t>(at);
         built.resize(at + rhs.nodes.size());
-        heights.resize(at + rhs.nodes.size());
         for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
           const PatternNode& pnode = rhs.nodes[k];
-          uint8_t height = 0;
           if (pnode.kind == PatternNode::Kind::Var) built[at + k] = batch_substs[batch_subst_at[e] + pnode.var];
           if (pnode.kind == PatternNode::Kind::Const) built[at + k] = egraph.add_constant(rhs.value_of(pnode));
-          if (pnode.kind == PatternNode::Kind::Op) {
-            height = 1;
-            for (uint32_t child : pnode.children) height = std::max<uint8_t>(height, heights[at + child] + 1);
-          }
-          heights[at + k] = height;
         }
-        levels = std::max<std::size_t>(levels, heights[at + rhs.root]);
+        levels = std::max<std::size_t>(levels, heights_of(batch_active[e])[rhs.root]);
       }
       // A node of height h has its operands' classes once the nodes of the heights
       // below it are made.
@@ -1377,8 +1402,9 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
           if (batch_subst_at[e] == Scratch::kNoSubst) continue;
           const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
+          const std::vector<uint8_t>& heights = rhs_heights[batch_active[e]];
           for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-            if (k == rhs.root || heights[built_at[e] + k] != height) continue;
+            if (k == rhs.root || heights[k] != height) continue;
             set_operation_node(scratch.level_nodes.emplace_back(), rhs.nodes[k], built.data() + built_at[e]);
             scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
           }
