@@ -809,7 +809,7 @@ constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
 // (one thread). Above, the batch's phases run on two threads where they may: `sum 11`'s
 // sixth apply, 80,048 matches at 9,803 e-nodes, was 16-18 ms on either thread count one
 // at a time, and `sum 11` on two threads 0.985x by the batch (docs/performance.md,
-// "Session 46").
+// "The apply's batches from 8,192 e-nodes").
 constexpr std::size_t kBatchMinNodes = 24576;
 constexpr std::size_t kBatchMinGrowth = 81920;
 constexpr std::size_t kBatchFloorNodes = 8192;
