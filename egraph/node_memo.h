@@ -324,43 +324,64 @@ class NodeMemo {
   // Doubles the table where it is (GrowableArray::grow: its pages move, and only the
   // new half is touched for the first time), then moves each entry to its place under
   // the new homes. A home is the top bits of a hash, so an entry's new home is twice
-  // its old one or one more. The entries go by runs of occupied slots, from the last
-  // run down: the entries of a run that starts at slot s have their old homes in the
-  // run (the slot before it is empty), so their new homes lie at 2s or above, and a
-  // probe from there meets only entries moved already or empty slots, never one of a
-  // run not yet moved (all below s). The run at the start of the table, which may hold
-  // entries that wrapped around from the end, and any entry whose probe would wrap,
-  // go in last, when no old entry is left.
+  // its old one or one more, and no more than twice its old slot (the run of an entry
+  // starts at or before its home). The entries move by ranges of old slots from the
+  // top down, [lo, hi) with 2 lo >= hi: their new homes lie in [2 lo, 2 hi), which the
+  // ranges before emptied and which holds none of this range's slots, so the range's
+  // entries may move in any order, and a large range moves as pieces on `threads`
+  // threads, piece [b, e) into its own stretch of slots [2 b, 2 e). An entry that does
+  // not fit its piece's stretch (its home lies below it: its run started in the piece
+  // before; or its probe leaves it), and the entries of the run at the start of the
+  // table, which may have wrapped around from the end, go in last, in a fixed order,
+  // once no old entry is left. The layout depends on the entries only, not on the
+  // threads; the table is never iterated anyway.
   void double_in_place(unsigned threads) {
     const std::size_t old_capacity = slots_.size();
     slots_.grow(2 * old_capacity, Slot{}, threads);
     set_capacity(2 * old_capacity);
     std::vector<Slot>& last = regrow_last_;
-    std::vector<Slot>& run = regrow_run_;
     last.clear();
     std::size_t first_empty = 0;  // there is one: the table is at most seven eighths full
     for (; slots_[first_empty].id.valid(); ++first_empty) {
       last.push_back(slots_[first_empty]);
       slots_[first_empty].id = ClassId();
     }
-    std::size_t end = old_capacity;
-    for (;;) {
-      while (end > first_empty && !slots_[end - 1].id.valid()) --end;
-      if (end == first_empty) break;
-      std::size_t start = end - 1;
-      while (slots_[start - 1].id.valid()) --start;  // slot first_empty is empty
-      run.assign(slots_.begin() + start, slots_.begin() + end);
-      for (std::size_t i = start; i < end; ++i) slots_[i].id = ClassId();
-      for (const Slot& slot : run) {
+    // Moves the entries of old slots [begin, end) into [2 begin, 2 end), and those
+    // that do not fit there to `left`.
+    auto move_piece = [this](std::size_t begin, std::size_t end, std::vector<Slot>& left) {
+      const std::size_t stop = 2 * end;
+      for (std::size_t old = begin; old < end; ++old) {
+        if (!slots_[old].id.valid()) continue;
+        const Slot slot = slots_[old];
+        slots_[old].id = ClassId();
         std::size_t i = home(slot);
-        while (i < slots_.size() && slots_[i].id.valid()) ++i;
-        if (i == slots_.size()) {
-          last.push_back(slot);
+        if (i < 2 * begin) {
+          left.push_back(slot);
+          continue;
+        }
+        while (i < stop && slots_[i].id.valid()) ++i;
+        if (i == stop) {
+          left.push_back(slot);
         } else {
           slots_[i] = slot;
         }
       }
-      end = start;
+    };
+    // (first_empty + 1: slot first_empty is empty.)
+    for (std::size_t hi = old_capacity; hi > first_empty + 1;) {
+      const std::size_t lo = std::max(first_empty, (hi + 1) / 2);
+      if (hi - lo < kPiecedRangeSlots) {
+        move_piece(lo, hi, last);
+      } else {
+        regrow_left_.resize(kRangePieces);
+        auto bound = [&](std::size_t piece) { return lo + (hi - lo) * piece / kRangePieces; };
+        for_range(threads, kRangePieces, 1, [&](std::size_t piece) {
+          regrow_left_[piece].clear();
+          move_piece(bound(piece), bound(piece + 1), regrow_left_[piece]);
+        });
+        for (const std::vector<Slot>& left : regrow_left_) last.insert(last.end(), left.begin(), left.end());
+      }
+      hi = lo;
     }
     for (const Slot& slot : last) {
       std::size_t i = home(slot);
@@ -368,12 +389,17 @@ class NodeMemo {
       slots_[i] = slot;
     }
   }
+  // A range of old slots this long or longer moves as kRangePieces pieces (each 2,048
+  // slots or more) in double_in_place.
+  static constexpr std::size_t kPiecedRangeSlots = std::size_t{1} << 15;
+  static constexpr std::size_t kRangePieces = 16;
 
   using Slots = GrowableArray<Slot, MidSize::Populated>;  // see egraph/large_arrays.h
   Slots slots_;
-  // The entries double_in_place takes out of the table for a moment (a run at a time,
-  // and those placed last): short lists, kept.
-  std::vector<Slot> regrow_run_, regrow_last_;
+  // The entries double_in_place places last, and those each piece of a range leaves
+  // to it: short lists, kept.
+  std::vector<Slot> regrow_last_;
+  std::vector<std::vector<Slot>> regrow_left_;
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   unsigned shift_ = 64;

@@ -59,7 +59,7 @@ void EGraph::congruence_round(unsigned threads) {
   const std::size_t n = std::min(pending_.size(), kRoundEntries);
   round.entries.assign(pending_.end() - static_cast<std::ptrdiff_t>(n), pending_.end());
   pending_.erase(pending_.end() - static_cast<std::ptrdiff_t>(n), pending_.end());
-  memo_.reserve_more(n);  // so that no insertion of the round grows the table
+  memo_.reserve_more(n, threads);  // so that no insertion of the round grows the table
 
   // 1. Canonical forms and home slots (reads the union-find and the table only).
   round.forms.resize(n);

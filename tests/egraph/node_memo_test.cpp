@@ -224,6 +224,29 @@ TEST(NodeMemo, ReservingOnTwoThreadsMakesTheSameTable) {
   for (uint32_t i = 0; i < 1000; ++i) EXPECT_FALSE(two.find(node_of(Op::Sub, i, i)).valid());
 }
 
+// A table three quarters full doubles by ranges of old slots, the large ones cut into
+// pieces moved on the threads (NodeMemo::double_in_place): at this load many runs of
+// occupied slots cross from one piece into the next, and their entries go in after the
+// pieces. On one thread and on two, every entry is found with its class.
+TEST(NodeMemo, DoublingAFullTableByPiecesKeepsEachEntry) {
+  const std::vector<ENode> nodes = distinct_nodes(49000);  // 65,536 slots, just under three quarters
+  NodeMemo one, two;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    one.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+    two.emplace(nodes[i], ClassId(static_cast<uint32_t>(i)));
+  }
+  ASSERT_EQ(one.slots(), 65536u);
+  // Past seven eighths: one doubling, whose top range of old slots (32,768) is pieced.
+  one.reserve_more(10000);
+  tbb::task_arena(2).execute([&] { two.reserve_more(10000, 2); });
+  ASSERT_EQ(one.slots(), 131072u);
+  ASSERT_EQ(two.slots(), 131072u);
+  EXPECT_TRUE(holds_exactly(one, nodes, nodes.size()));
+  EXPECT_TRUE(holds_exactly(two, nodes, nodes.size()));
+  EXPECT_EQ(two.size(), nodes.size());
+  for (uint32_t i = 0; i < 1000; ++i) EXPECT_FALSE(two.find(node_of(Op::Sub, i, i)).valid());
+}
+
 // GrowableArray keeps its elements through growths that cross its storage's kinds, its
 // new elements written on `threads` threads.
 template <MidSize kMidSize>
