@@ -287,7 +287,7 @@ class EGraph {
   ClassId new_class(ENode node, const ClassData& data);
   // The phases add_all_to and add_all share (egraph/add_batch.cpp).
   void prepare_batch(std::span<const ENode> nodes, std::size_t first, std::size_t n, unsigned threads);
-  void insert_batch(std::span<const ClassId> values, unsigned threads);
+  void insert_batch(std::span<const ClassId> values, bool values_are_classes, unsigned threads);
   void list_batch(std::span<const ClassId> classes, bool into_classes, unsigned threads);
   // Joins the data of a node just added to canonical class `root` into the class's.
   void join_new_node(ClassId root, const ClassData& incoming);
@@ -386,6 +386,7 @@ class EGraph {
     std::vector<uint32_t> homes;               // each entry's hash-cons home (PartOrder::kNoHome if added alone)
     PartOrder order;                           // the insertions by home
     std::vector<ClassId> found;                // per entry: the class its node was found in, else invalid
+    std::vector<uint8_t> found_at_home;        // per entry of add_all_to: found in its target's class
     std::vector<std::vector<ClassId>> marked;  // per shard: the classes it marked dirty
     std::vector<uint32_t> appends;             // the list appends, by shard (add_batch.cpp, list_batch)
   };
