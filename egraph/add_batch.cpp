@@ -112,9 +112,9 @@ void EGraph::prepare_batch(std::span<const ENode> nodes, std::size_t first, std:
 // found[i] to the class a node was found with, else leaves it invalid. With
 // `values_are_classes` (add_all_to's canonical targets), also sets found_at_home[i] if
 // that class is values[i]'s: nothing merges before phase 4, and merges only join
-// classes, so phase 4 has nothing to merge there. (`sum 11`'s batches find 218,000 of their 532,000 root nodes in their
-// target's class: the finds, here one of many on the run's threads, waited for memory
-// one at a time in phase 4.)
+// classes, so phase 4 has nothing to merge there. (`sum 11`'s batches find 218,000 of
+// their 532,000 root nodes in their target's class: the finds, here one of many on the
+// run's threads, waited for memory one at a time in phase 4.)
 void EGraph::insert_batch(std::span<const ClassId> values, bool values_are_classes, unsigned threads) {
   AddLists& lists = add_lists_;
   const std::size_t n = lists.forms.size();

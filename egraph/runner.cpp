@@ -1357,8 +1357,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // after their children, egraph/pattern.h). Done per match, it took 5.7 ms of `sum
     // 11`'s apply, on the calling thread.
     std::vector<std::vector<uint8_t>>& rhs_heights = scratch.rhs_heights;
-    if (rhs_heights.size() < num_active) rhs_heights.resize(num_active);
-    for (std::size_t a = 0; a < num_active; ++a) rhs_heights[a].clear();
+    if (batching) {  // (the only user: a small run's iterations skip this)
+      if (rhs_heights.size() < num_active) rhs_heights.resize(num_active);
+      for (std::size_t a = 0; a < num_active; ++a) rhs_heights[a].clear();
+    }
     auto heights_of = [&](std::size_t a) -> const std::vector<uint8_t>& {
       std::vector<uint8_t>& heights = rhs_heights[a];
       if (!heights.empty()) return heights;
