@@ -800,16 +800,16 @@ bool apply_match(EGraph& egraph, const Rewrite& rewrite, ClassId eclass, std::sp
 // Matches the apply's batch of new root nodes takes (EGraph::add_all_to) before it is
 // applied: the new nodes of a large iteration go in batches of this many.
 constexpr std::size_t kApplyBatch = std::size_t{1} << 12;
-// From this many e-nodes on, the apply takes new root nodes by the batch (at least as
-// many as the filter needs: the batch takes the filter's RootMissing matches); and from
-// kBatchMinGrowth e-nodes and listed matches together, an apply that may grow its
-// e-graph past what the caches hold, from kBatchFloorNodes e-nodes. Below, matches
-// applied one at a time find what they read in cache: `sum 9`'s applies of 54,628
-// matches at 12,757 e-nodes and of 43,288 at 19,053 took 1.12x the time by the batch
-// (one thread). Above, the batch's phases run on two threads where they may: `sum 11`'s
-// sixth apply, 80,048 matches at 9,803 e-nodes, was 16-18 ms on either thread count one
-// at a time, and `sum 11` on two threads 0.985x by the batch (docs/performance.md,
-// "The apply's batches from 8,192 e-nodes").
+// The apply takes new root nodes by the batch in an e-graph of kBatchMinNodes e-nodes
+// or more (at least as many as the filter needs: the batch takes the filter's
+// RootMissing matches), and in one of kBatchFloorNodes or more whose e-nodes and listed
+// matches add up to kBatchMinGrowth: an apply that may grow the e-graph past what the
+// caches hold. Below, matches applied one at a time find what they read in cache:
+// `sum 9`'s applies of 54,628 matches at 12,757 e-nodes and of 43,288 at 19,053 took
+// 1.12x the time by the batch (one thread). Above, the batch's phases run on two
+// threads where they may: `sum 11`'s sixth apply, 80,048 matches at 9,803 e-nodes, was
+// 16-18 ms on either thread count one at a time, and `sum 11` on two threads 0.985x by
+// the batch (docs/performance.md, "The apply's batches from 8,192 e-nodes").
 constexpr std::size_t kBatchMinNodes = 24576;
 constexpr std::size_t kBatchMinGrowth = 81920;
 constexpr std::size_t kBatchFloorNodes = 8192;
@@ -1253,12 +1253,12 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // listed, in order: `ids` are its substitution, or what the filter put in its place
     // (`state`, Missing if none: apply_match). The filters leave only RootMissing and
     // Missing matches in the lists (drop_present takes out the InClass ones and sets the
-    // Elsewhere ones apart, drop_placed_by_merges what the merges put in place). In a pass that applies them, what
-    // the apply of the match kPrefetchAhead places on will look up first is fetched
-    // meanwhile (most of the apply's time is otherwise spent waiting for it), and after
-    // the last pass each task's large match list is freed once applied, so that the
-    // lists do not add to the e-graph's growth at the end of the apply, a run's peak of
-    // memory.
+    // Elsewhere ones apart, drop_placed_by_merges what the merges put in place). In a
+    // pass that applies them, what the apply of the match kPrefetchAhead places on will
+    // look up first is fetched meanwhile (most of the apply's time is otherwise spent
+    // waiting for it), and after the last pass each task's large match list is freed
+    // once applied, so that the lists do not add to the e-graph's growth at the end of
+    // the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
     // A large e-graph's filtered matches whose right side's root alone is missing
     // (RootMissing) are applied by the batch (EGraph::add_all_to, which fetches what it
