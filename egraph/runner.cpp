@@ -829,6 +829,176 @@ bool batched(const Pattern& rhs, InstanceFound::State state) {
   }
 }
 
+// Where the apply's walk over the match lists stands: the next match is `in_run` of
+// run `run` of task `task`, number `index` in its list.
+struct MatchCursor {
+  std::size_t task = 0;
+  std::size_t run = 0;
+  uint32_t in_run = 0;
+  std::size_t index = 0;
+  bool done = false;  // every list walked
+};
+
+// The apply's batch of new root nodes (EGraph::add_all_to), with what its matches'
+// right sides need before their nodes go in, as far as it is known without the
+// e-graph: fill_apply_batch makes it from the match lists alone, in one pass over its
+// matches. (Until session 47 the walk over the lists made the entries, and a pass per
+// level over the batch then made the right sides' variables and nodes: 13 ms of `sum
+// 11`'s apply, on the calling thread. Filled in one pass, `sum 11` ran in 0.981x the
+// time on one thread and 0.973x on two; docs/performance.md, "The apply's batch filled
+// in one pass".)
+struct ApplyBatch {
+  static constexpr uint32_t kNoSubst = static_cast<uint32_t>(-1);
+  // Each entry: its match's class, its right side's root node (a Missing match's once
+  // its operands are made, build_inner_nodes), its rewrite (by position in `active`),
+  // and where its substitution starts in `substs` (kNoSubst for RootMissing).
+  std::vector<ClassId> targets;
+  std::vector<ENode> nodes;
+  std::vector<uint32_t> active;
+  std::vector<uint32_t> subst_at;
+  std::vector<ClassId> substs;
+  std::size_t bound = 0;  // at most this many nodes the batch adds
+  // The Missing entries (right sides with new inner nodes), in order, and where the
+  // classes of each one's right side's nodes start in `built` (one per pattern node:
+  // the variables' are filled in, the others once made).
+  std::vector<uint32_t> missing;
+  std::vector<uint32_t> built_at;  // parallel to `missing`
+  std::vector<ClassId> built;
+  std::size_t levels = 0;  // the greatest height of a Missing entry's root
+  // The new nodes of height 1 (operations over variables) of the right sides without
+  // constants, in the order of the entries, and where each one's class goes in `built`.
+  std::vector<ENode> level_nodes;
+  std::vector<uint32_t> level_slots;
+  // Positions in `missing` of the right sides with constants: their constants' classes
+  // and nodes of height 1 are made by the apply (a constant's class may be new).
+  std::vector<uint32_t> with_constants;
+  // The matches that are not batched, in order: applied one at a time before the batch
+  // (as the walk met them before the batch was full).
+  struct Single {
+    uint32_t task;
+    uint32_t index;  // in the task's list
+    ClassId eclass;
+  };
+  std::vector<Single> singles;
+  std::size_t visited = 0;       // matches the fill walked
+  std::size_t tasks_passed = 0;  // tasks whose lists the fill walked to their end
+
+  void clear() {
+    targets.clear();
+    nodes.clear();
+    active.clear();
+    subst_at.clear();
+    substs.clear();
+    bound = 0;
+    missing.clear();
+    built_at.clear();
+    built.clear();
+    levels = 0;
+    level_nodes.clear();
+    level_slots.clear();
+    with_constants.clear();
+    singles.clear();
+    visited = 0;
+  }
+  // Room for a full batch of the workloads' right sides, so that a fill seldom
+  // allocates.
+  void reserve() {
+    targets.reserve(kApplyBatch);
+    nodes.reserve(kApplyBatch);
+    active.reserve(kApplyBatch);
+    subst_at.reserve(kApplyBatch);
+    substs.reserve(3 * kApplyBatch);
+    missing.reserve(kApplyBatch);
+    built_at.reserve(kApplyBatch);
+    built.reserve(6 * kApplyBatch);
+    level_nodes.reserve(2 * kApplyBatch);
+    level_slots.reserve(2 * kApplyBatch);
+  }
+};
+
+// The height of each node of pattern `rhs` (its longest path down to a variable or
+// constant, 0 for those), in one pass: a pattern's nodes come after their children.
+void node_heights(const Pattern& rhs, std::vector<uint8_t>& heights) {
+  heights.assign(rhs.nodes.size(), 0);
+  for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+    if (rhs.nodes[k].kind != PatternNode::Kind::Op) continue;
+    uint8_t height = 1;
+    for (uint32_t child : rhs.nodes[k].children) height = std::max<uint8_t>(height, heights[child] + 1);
+    heights[k] = height;
+  }
+}
+
+// Fills `batch` (cleared) with the matches of the lists `tasks` from `cursor` on, in
+// their order, until it holds kApplyBatch entries or the lists end (then
+// cursor.done): the matches of rewrites not `applied` are passed over, those batched
+// become entries, the others singles. Reads no e-graph and writes nothing but `batch`
+// and `cursor`. (Filled on the other thread while the batch before it was applied, the
+// batches of `sum 11` on two threads took longer, 1.006-1.012x: the calling thread then
+// reads what the other wrote.)
+// `heights` are node_heights of the right side of each rewrite with listed matches,
+// by position in `active`.
+void fill_apply_batch(std::span<const TaskMatches> tasks, const std::vector<char>& applied,
+                      std::span<const Rewrite> rewrites, const std::vector<std::vector<uint8_t>>& heights,
+                      MatchCursor& cursor, ApplyBatch& batch) {
+  batch.clear();
+  for (; cursor.task < tasks.size(); ++cursor.task, cursor.run = 0, cursor.in_run = 0, cursor.index = 0) {
+    batch.tasks_passed = cursor.task;
+    const TaskMatches& task = tasks[cursor.task];
+    if (!applied[task.active]) continue;
+    const Pattern& rhs = rewrites[task.rewrite].rhs;
+    const std::size_t vars = rewrites[task.rewrite].vars.size();
+    const std::vector<uint8_t>& rhs_heights = heights[task.active];
+    bool constants = false;
+    for (const PatternNode& pnode : rhs.nodes) constants |= pnode.kind == PatternNode::Kind::Const;
+    for (; cursor.run < task.runs.size(); ++cursor.run, cursor.in_run = 0) {
+      const MatchRun& run = task.runs[cursor.run];
+      for (; cursor.in_run < run.count; ++cursor.in_run, ++cursor.index) {
+        if (batch.nodes.size() == kApplyBatch) return;
+        ++batch.visited;
+        const InstanceFound::State state =
+            task.found.empty() ? InstanceFound::State::Missing : task.found[cursor.index];
+        assert(state == InstanceFound::State::RootMissing || state == InstanceFound::State::Missing);
+        if (!batched(rhs, state)) {
+          batch.singles.push_back(
+              {static_cast<uint32_t>(cursor.task), static_cast<uint32_t>(cursor.index), run.eclass});
+          continue;
+        }
+        const std::span<const ClassId> ids(task.flat.data() + cursor.index * task.width, task.width);
+        const auto entry = static_cast<uint32_t>(batch.nodes.size());
+        batch.targets.push_back(run.eclass);
+        batch.active.push_back(static_cast<uint32_t>(task.active));
+        if (state == InstanceFound::State::RootMissing) {
+          set_root_instance(batch.nodes.emplace_back(), rhs, ids);
+          batch.subst_at.push_back(ApplyBatch::kNoSubst);
+          batch.bound += 2;
+          continue;
+        }
+        batch.nodes.emplace_back();  // made once its operands are (build_inner_nodes)
+        batch.subst_at.push_back(static_cast<uint32_t>(batch.substs.size()));
+        batch.substs.insert(batch.substs.end(), ids.begin(), ids.begin() + vars);
+        batch.bound += 2 * rhs.nodes.size();
+        const auto at = static_cast<uint32_t>(batch.built.size());
+        if (constants) batch.with_constants.push_back(static_cast<uint32_t>(batch.missing.size()));
+        batch.missing.push_back(entry);
+        batch.built_at.push_back(at);
+        batch.built.resize(at + rhs.nodes.size());
+        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+          if (rhs.nodes[k].kind == PatternNode::Kind::Var) batch.built[at + k] = ids[rhs.nodes[k].var];
+        }
+        batch.levels = std::max<std::size_t>(batch.levels, rhs_heights[rhs.root]);
+        if (constants) continue;
+        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+          if (k == rhs.root || rhs_heights[k] != 1) continue;
+          set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k], batch.built.data() + at);
+          batch.level_slots.push_back(static_cast<uint32_t>(at + k));
+        }
+      }
+    }
+  }
+  batch.tasks_passed = tasks.size();
+  cursor.done = true;
+}
+
 // Below this many e-nodes, no filter: everything the apply reads is in cache, and a
 // match applied for nothing costs about what looking it up would (the batch's small
 // e-graphs were 5% slower per case with it). From here on the filter pays through the
@@ -879,23 +1049,12 @@ struct Scratch {
   std::vector<std::size_t> first_task;  // its first task (one more entry: the end)
   std::vector<char> applied;            // whether its matches are applied (not banned)
   std::vector<std::size_t> fires;       // applications that made two classes equal
-  // The apply's batch of new root nodes (EGraph::add_all_to): each match's class, node
-  // and rewrite (by position in `active`), and what each changed.
-  std::vector<ClassId> batch_targets;
-  std::vector<ENode> batch_nodes;
-  std::vector<uint32_t> batch_active;
+  // The apply's batch of new root nodes (EGraph::add_all_to), what each of its entries
+  // changed, the heights of the nodes of each right side (node_heights) by position in
+  // `active`, and the classes of the new inner nodes of a level.
+  ApplyBatch apply_batch;
   std::vector<uint8_t> batch_changed;
-  // Of its Missing matches (right sides with new inner nodes): where each one's
-  // substitution starts in batch_substs (kNoSubst for a RootMissing match), and the
-  // classes of every right side's nodes, level by level.
-  static constexpr uint32_t kNoSubst = static_cast<uint32_t>(-1);
-  std::vector<uint32_t> batch_subst_at;
-  std::vector<ClassId> batch_substs;
-  std::vector<ClassId> built;
-  std::vector<uint32_t> built_at;
-  std::vector<std::vector<uint8_t>> rhs_heights;  // by position in `active`
-  std::vector<ENode> level_nodes;
-  std::vector<uint32_t> level_slots;
+  std::vector<std::vector<uint8_t>> rhs_heights;
   std::vector<ClassId> level_classes;
   std::unique_ptr<std::atomic<std::size_t>[]> found;  // matches found (backoff limit)
   std::size_t found_capacity = 0;
@@ -1260,9 +1419,10 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
     // once applied, so that the lists do not add to the e-graph's growth at the end of
     // the apply, a run's peak of memory.
     constexpr std::size_t kPrefetchAhead = 4;
-    // A large e-graph's filtered matches whose right side's root alone is missing
-    // (RootMissing) are applied by the batch (EGraph::add_all_to, which fetches what it
-    // needs itself), the others one at a time as they come.
+    // A large e-graph's filtered matches whose right side's root is an operation
+    // (RootMissing, and Missing with new inner nodes: `batched`) are applied by the
+    // batch (EGraph::add_all_to, which fetches what it needs itself), the others one at
+    // a time, before the batch they came in.
     const bool batching = filtering && [&] {
       if (egraph.num_nodes() >= kBatchMinNodes) return true;
       if (egraph.num_nodes() < kBatchFloorNodes) return false;
@@ -1287,8 +1447,8 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
             if (applying && ahead < task.listed) {
               const std::span<const ClassId> next(task.flat.data() + ahead * width, width);
               if (state_of(ahead) == InstanceFound::State::RootMissing) {
-                if (!batching) egraph.prefetch_canonical(root_instance(rhs, next));
-              } else if (!batching || !batched(rhs, InstanceFound::State::Missing)) {
+                egraph.prefetch_canonical(root_instance(rhs, next));
+              } else {
                 prefetch_instance(egraph, rhs, next);
               }
             }
@@ -1336,135 +1496,98 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       cut = StopReason::NodeLimit;
       return false;
     };
-    std::vector<ClassId>& batch_targets = scratch.batch_targets;
-    std::vector<ENode>& batch_nodes = scratch.batch_nodes;
-    std::vector<uint32_t>& batch_active = scratch.batch_active;
     std::vector<uint8_t>& batch_changed = scratch.batch_changed;
-    std::vector<uint32_t>& batch_subst_at = scratch.batch_subst_at;
-    std::vector<ClassId>& batch_substs = scratch.batch_substs;
-    std::size_t batch_bound = 0;  // at most this many nodes the batch adds
-    auto clear_batch = [&] {
-      batch_targets.clear();
-      batch_nodes.clear();
-      batch_active.clear();
-      batch_subst_at.clear();
-      batch_substs.clear();
-      batch_bound = 0;
-    };
-    // The height of each node of the right side of active rewrite `a` (its longest path
-    // down to a variable or constant, 0 for those): computed once an iteration, when
-    // its first Missing match comes to a batch, in one pass (a pattern's nodes come
-    // after their children, egraph/pattern.h). Done per match, it took 5.7 ms of `sum
-    // 11`'s apply, on the calling thread.
     std::vector<std::vector<uint8_t>>& rhs_heights = scratch.rhs_heights;
-    if (batching) {  // (the only user: a small run's iterations skip this)
-      if (rhs_heights.size() < num_active) rhs_heights.resize(num_active);
-      for (std::size_t a = 0; a < num_active; ++a) rhs_heights[a].clear();
-    }
-    auto heights_of = [&](std::size_t a) -> const std::vector<uint8_t>& {
-      std::vector<uint8_t>& heights = rhs_heights[a];
-      if (!heights.empty()) return heights;
-      const Pattern& rhs = rewrites[active[a]].rhs;
-      heights.resize(rhs.nodes.size(), 0);
-      for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-        if (rhs.nodes[k].kind != PatternNode::Kind::Op) continue;
-        uint8_t height = 1;
-        for (uint32_t child : rhs.nodes[k].children) height = std::max<uint8_t>(height, heights[child] + 1);
-        heights[k] = height;
-      }
-      return heights;
-    };
     // The new inner nodes of the batch's Missing matches, level by level of their right
     // sides (EGraph::add_all: ids in the order of the levels, then of the matches), and
-    // then every match's root node, in batch_nodes.
-    auto build_inner_nodes = [&] {
-      std::vector<ClassId>& built = scratch.built;
-      std::vector<uint32_t>& built_at = scratch.built_at;
-      built.clear();
-      built_at.assign(batch_nodes.size(), 0);
-      std::size_t levels = 0;
-      for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
-        if (batch_subst_at[e] == Scratch::kNoSubst) continue;
-        const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
-        const std::size_t at = built.size();
-        built_at[e] = static_cast<uint32_t>(at);
-        built.resize(at + rhs.nodes.size());
+    // then every Missing match's root node. What the fill made of them already: the
+    // variables' classes and the nodes of height 1 of right sides without constants.
+    auto build_inner_nodes = [&](ApplyBatch& batch) {
+      // The right sides with constants: their constants' classes, then their nodes of
+      // height 1, after the others'.
+      for (uint32_t p : batch.with_constants) {
+        const Pattern& rhs = rewrites[active[batch.active[batch.missing[p]]]].rhs;
+        const std::vector<uint8_t>& heights = rhs_heights[batch.active[batch.missing[p]]];
+        ClassId* built = batch.built.data() + batch.built_at[p];
         for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-          const PatternNode& pnode = rhs.nodes[k];
-          if (pnode.kind == PatternNode::Kind::Var) built[at + k] = batch_substs[batch_subst_at[e] + pnode.var];
-          if (pnode.kind == PatternNode::Kind::Const) built[at + k] = egraph.add_constant(rhs.value_of(pnode));
+          if (rhs.nodes[k].kind == PatternNode::Kind::Const) built[k] = egraph.add_constant(rhs.value_of(rhs.nodes[k]));
         }
-        levels = std::max<std::size_t>(levels, heights_of(batch_active[e])[rhs.root]);
+        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+          if (k == rhs.root || heights[k] != 1) continue;
+          set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k], built);
+          batch.level_slots.push_back(static_cast<uint32_t>(batch.built_at[p] + k));
+        }
       }
       // A node of height h has its operands' classes once the nodes of the heights
       // below it are made.
-      for (std::size_t height = 1; height < levels; ++height) {
-        scratch.level_nodes.clear();
-        scratch.level_slots.clear();
-        for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
-          if (batch_subst_at[e] == Scratch::kNoSubst) continue;
-          const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
-          const std::vector<uint8_t>& heights = rhs_heights[batch_active[e]];
-          for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-            if (k == rhs.root || heights[k] != height) continue;
-            set_operation_node(scratch.level_nodes.emplace_back(), rhs.nodes[k], built.data() + built_at[e]);
-            scratch.level_slots.push_back(static_cast<uint32_t>(built_at[e] + k));
+      for (std::size_t height = 1; height < batch.levels; ++height) {
+        if (height > 1) {
+          batch.level_nodes.clear();
+          batch.level_slots.clear();
+          for (std::size_t p = 0; p < batch.missing.size(); ++p) {
+            const uint32_t a = batch.active[batch.missing[p]];
+            const Pattern& rhs = rewrites[active[a]].rhs;
+            const std::vector<uint8_t>& heights = rhs_heights[a];
+            for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+              if (k == rhs.root || heights[k] != height) continue;
+              set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k],
+                                 batch.built.data() + batch.built_at[p]);
+              batch.level_slots.push_back(static_cast<uint32_t>(batch.built_at[p] + k));
+            }
           }
         }
-        run_on_threads([&] { egraph.add_all(scratch.level_nodes, scratch.level_classes, batch_threads()); });
-        for (std::size_t j = 0; j < scratch.level_slots.size(); ++j)
-          built[scratch.level_slots[j]] = scratch.level_classes[j];
+        std::vector<ClassId>& classes = scratch.level_classes;
+        run_on_threads([&] { egraph.add_all(batch.level_nodes, classes, batch_threads()); });
+        for (std::size_t j = 0; j < batch.level_slots.size(); ++j) batch.built[batch.level_slots[j]] = classes[j];
       }
-      for (std::size_t e = 0; e < batch_nodes.size(); ++e) {
-        if (batch_subst_at[e] == Scratch::kNoSubst) continue;
-        const Pattern& rhs = rewrites[active[batch_active[e]]].rhs;
-        set_operation_node(batch_nodes[e], rhs.root_node(), built.data() + built_at[e]);
+      for (std::size_t p = 0; p < batch.missing.size(); ++p) {
+        const uint32_t e = batch.missing[p];
+        set_operation_node(batch.nodes[e], rewrites[active[batch.active[e]]].rhs.root_node(),
+                           batch.built.data() + batch.built_at[p]);
       }
     };
     // Applies the batch; false if a limit cut it short. Near the node limit its matches
     // are applied one at a time, so that the apply stops at the one that reaches it.
-    auto apply_batch = [&] {
-      const std::size_t size = batch_nodes.size();
+    auto apply_batch = [&](ApplyBatch& batch) {
+      const std::size_t size = batch.nodes.size();
       if (size == 0) return true;
       bool whole = true;
-      if (egraph.num_nodes() + batch_bound < limits.max_nodes) {
+      if (egraph.num_nodes() + batch.bound < limits.max_nodes) {
         const Clock::time_point inner = Clock::now();
-        build_inner_nodes();
+        build_inner_nodes(batch);
         const Clock::time_point roots = Clock::now();
         stats.batch_inner_seconds += std::chrono::duration<double>(roots - inner).count();
-        run_on_threads([&] { egraph.add_all_to(batch_targets, batch_nodes, batch_changed, batch_threads()); });
+        run_on_threads([&] { egraph.add_all_to(batch.targets, batch.nodes, batch_changed, batch_threads()); });
         stats.batch_root_seconds += seconds_since(roots);
-        for (std::size_t i = 0; i < size; ++i) applied_one(batch_active[i], batch_changed[i]);
+        for (std::size_t i = 0; i < size; ++i) applied_one(batch.active[i], batch_changed[i]);
       } else {
         for (std::size_t i = 0; i < size && whole; ++i) {
-          const Rewrite& rewrite = rewrites[active[batch_active[i]]];
+          const Rewrite& rewrite = rewrites[active[batch.active[i]]];
           const Reason reason = Reason::rewrite(rewrite.name);
-          whole = applied_one(batch_active[i],
-                              batch_subst_at[i] == Scratch::kNoSubst
-                                  ? egraph.add_to(batch_targets[i], batch_nodes[i], reason)
+          whole = applied_one(batch.active[i],
+                              batch.subst_at[i] == ApplyBatch::kNoSubst
+                                  ? egraph.add_to(batch.targets[i], batch.nodes[i], reason)
                                   : instantiate_into(egraph, rewrite.rhs,
-                                                     std::span<const ClassId>(batch_substs.data() + batch_subst_at[i],
+                                                     std::span<const ClassId>(batch.substs.data() + batch.subst_at[i],
                                                                               rewrite.vars.size()),
-                                                     batch_targets[i], reason));
+                                                     batch.targets[i], reason));
         }
       }
-      clear_batch();
       return whole;
     };
-    // After each match applied: false once the time is up (checked every 64 matches).
-    auto keep_going = [&] {
-      if ((m & 63) == 63) {
-        // The e-graph may pass the size from which the heap takes huge pages in the
-        // middle of a large apply, before most of its growth.
-        advise_heap_growth(egraph.num_nodes());
-        offer_growth();
-        if (elapsed() >= limits.max_seconds) {
-          cut = StopReason::TimeLimit;
-          return false;
-        }
-      }
-      ++m;
-      return true;
+    // After `count` more matches visited: false once the time is up (checked each time
+    // the count of matches visited passes a multiple of 64).
+    auto looked_at = [&](std::size_t count) {
+      const bool look = (m >> 6) != ((m + count) >> 6);
+      m += count;
+      if (!look) return true;
+      // The e-graph may pass the size from which the heap takes huge pages in the
+      // middle of a large apply, before most of its growth.
+      advise_heap_growth(egraph.num_nodes());
+      offer_growth();
+      if (elapsed() < limits.max_seconds) return true;
+      cut = StopReason::TimeLimit;
+      return false;
     };
     if (merges_first) {
       const Clock::time_point merges = Clock::now();
@@ -1476,7 +1599,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         for (std::size_t i = 0; i < count; ++i) {
           if (i + kPrefetchAhead < count) egraph.prefetch_find(task.merges[i + kPrefetchAhead].second);
           const auto [eclass, other] = task.merges[i];
-          if (!applied_one(task.active, egraph.merge(eclass, other, reason)) || !keep_going()) break;
+          if (!applied_one(task.active, egraph.merge(eclass, other, reason)) || !looked_at(1)) break;
         }
       }
       stats.merges_first_seconds = seconds_since(merges);
@@ -1495,40 +1618,54 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
       stats.dropped_after_merges = dropped.load();
       stats.drop_after_merges_seconds = seconds_since(drop);
     }
-    if (!cut) {
+    if (!cut && batching) {
+      // The matches by the batch, a batch at a time, filled from the lists
+      // (fill_apply_batch) and applied.
+      if (rhs_heights.size() < num_active) rhs_heights.resize(num_active);
+      for (std::size_t a = 0; a < num_active; ++a) rhs_heights[a].clear();
+      for (std::size_t t = 0; t < used; ++t) {
+        const TaskMatches& task = tasks[t];
+        if (applied[task.active] && task.listed > 0 && rhs_heights[task.active].empty())
+          node_heights(rewrites[task.rewrite].rhs, rhs_heights[task.active]);
+      }
+      const std::span<const TaskMatches> lists(tasks.data(), used);
+      ApplyBatch& batch = scratch.apply_batch;
+      batch.reserve();
+      MatchCursor cursor;
+      std::size_t released = 0;  // tasks whose large lists are freed
+      while (!cursor.done) {
+        fill_apply_batch(lists, applied, rewrites, rhs_heights, cursor, batch);
+        // The matches not batched first, as the walk met them before the batch was full.
+        bool whole = true;
+        for (const ApplyBatch::Single& single : batch.singles) {
+          const TaskMatches& task = tasks[single.task];
+          const InstanceFound::State state =
+              task.found.empty() ? InstanceFound::State::Missing : task.found[single.index];
+          const std::span<const ClassId> match_ids(task.flat.data() + single.index * task.width, task.width);
+          whole =
+              applied_one(task.active, apply_match(egraph, rewrites[task.rewrite], single.eclass, match_ids, state));
+          if (!whole) break;
+        }
+        whole = whole && looked_at(batch.visited) && apply_batch(batch);
+        // The lists the batch walked to their end are no longer read.
+        for (; released < batch.tasks_passed; ++released) release_large_match_list(tasks[released]);
+        if (!whole) break;
+      }
+      batch.clear();
+    } else if (!cut) {
       for_each_match(Pass::Apply, [&](std::size_t r, std::size_t a, ClassId eclass, std::span<const ClassId> match_ids,
                                       InstanceFound::State state) {
+        // With explanations, the edge joins the left side's exact term to the right
+        // side's (no match was filtered); without, the right side joins the class (a
+        // new root node goes straight into it).
         const Rewrite& rewrite = rewrites[r];
-        if (batching && batched(rewrite.rhs, state)) {
-          batch_targets.push_back(eclass);
-          batch_active.push_back(static_cast<uint32_t>(a));
-          if (state == InstanceFound::State::RootMissing) {
-            set_root_instance(batch_nodes.emplace_back(), rewrite.rhs, match_ids);
-            batch_subst_at.push_back(Scratch::kNoSubst);
-            batch_bound += 2;
-          } else {
-            batch_nodes.emplace_back();  // made once its operands are (build_inner_nodes)
-            batch_subst_at.push_back(static_cast<uint32_t>(batch_substs.size()));
-            batch_substs.insert(batch_substs.end(), match_ids.begin(), match_ids.begin() + rewrite.vars.size());
-            batch_bound += 2 * rewrite.rhs.nodes.size();
-          }
-          if (batch_nodes.size() == kApplyBatch && !apply_batch()) return false;
-        } else {
-          // With explanations, the edge joins the left side's exact term to the right
-          // side's (no match was filtered); without, the right side joins the class (a
-          // new root node goes straight into it).
-          const bool changed = left_terms.empty()
-                                   ? apply_match(egraph, rewrite, eclass, match_ids, state)
-                                   : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
-                                                  Reason::rewrite(rewrite.name));
-          if (!applied_one(a, changed)) return false;
-        }
-        return keep_going();
+        const bool changed = left_terms.empty()
+                                 ? apply_match(egraph, rewrite, eclass, match_ids, state)
+                                 : egraph.merge(left_terms[m], instantiate(egraph, rewrite.rhs, match_ids),
+                                                Reason::rewrite(rewrite.name));
+        return applied_one(a, changed) && looked_at(1);
       });
     }
-    // The batch's last matches; after a cut they are not applied.
-    if (!cut) apply_batch();
-    clear_batch();
     for (std::size_t a = 0; stats.merges > 0 && a < num_active; ++a) {
       if (fires[a]) report.rule_fires[rewrites[active[a]].name] += fires[a];
     }

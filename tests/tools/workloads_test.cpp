@@ -18,6 +18,7 @@
 #include "egraph/heap_pages.h"
 #include "egraph/runner.h"
 #include "ir/parse.h"
+#include "rules/rule.h"
 #include "tests/support/huge_pages.h"
 #include "tests/support/sweep.h"
 #include "tests/tools/run_eqsat.h"
@@ -467,6 +468,47 @@ TEST(Workloads, DroppingMatchesAfterTheMergesLeavesTheSameEGraph) {
   EXPECT_EQ(counts_of(report), counts_of(applied_all));
   for (const IterationStats& it : applied_all.per_iteration) EXPECT_EQ(it.dropped_after_merges, 0u);
   EXPECT_TRUE(by_variables(filtered) == by_variables(every_match));
+}
+
+// The apply's batch (egraph/runner.cpp, fill_apply_batch and build_inner_nodes) on what
+// the workloads' rules never make: right sides three levels deep with a constant among
+// their new nodes, and matches it does not batch (a right side that is a constant the
+// e-graph lacks, applied one at a time before the batch they came in). 5,000 small
+// terms put the e-graph past the size from which every apply goes by the batch. On one
+// thread and on two, the run goes through the same counts and ends with the same
+// e-graph, up to class ids, as one that applies every match in order (explanations on).
+TEST(Workloads, TheApplysBatchMakesDeepRightSidesConstantsAndSingles) {
+  const std::string text =
+      "sub-self [index]: x - x => 0\n"
+      "spread [index]: x * (y + z) => x * y + (x * z) * 1\n"
+      "comm-add [index]: x + y => y + x\n";
+  const RuleText files[] = {{text, "batch.rules"}};
+  Result<RuleSet> rules = parse_rule_set(files);
+  ASSERT_TRUE(rules.ok()) << rules.error().describe();
+  const std::vector<Rewrite> rewrites = rules->rewrites();
+  auto run = [&](EGraph& egraph, unsigned threads) {
+    egraph.set_builtin_commutativity(false);
+    for (int i = 0; i < 5000; ++i) {
+      const std::string a = "a" + std::to_string(i), b = "b" + std::to_string(i), c = "c" + std::to_string(i);
+      for (const std::string& term : {a + " - " + a, a + " * (" + b + " + " + c + ")"}) {
+        Result<Expr> expr = parse_expr(term, index_by_default([](std::string_view) { return std::nullopt; }));
+        EXPECT_TRUE(expr.ok()) << term;
+        egraph.add_expr(*expr);
+      }
+    }
+    return run_rewrites(egraph, rewrites, RunLimits{3, 1000000, 600.0}, {}, {}, threads);
+  };
+  EGraph by_batch, on_two_threads, every_match;
+  every_match.enable_explanations();
+  const RunReport report = run(by_batch, 1), two_threads = run(on_two_threads, 2), applied_all = run(every_match, 1);
+  EXPECT_EQ(report.apply_batch_threads, 1u) << "no apply went by the batch";
+  EXPECT_EQ(applied_all.apply_batch_threads, 0u);
+  EXPECT_EQ(counts_of(report), counts_of(applied_all));
+  EXPECT_EQ(report.rule_fires.at("sub-self"), 5000u);
+  EXPECT_EQ(by_batch.check_invariants(), "");
+  EXPECT_TRUE(by_least_terms(by_batch) == by_least_terms(every_match));
+  EXPECT_EQ(counts_of(report), counts_of(two_threads));
+  EXPECT_TRUE(shape(by_batch) == shape(on_two_threads));
 }
 
 TEST(Workloads, IterationLimitStopsPos4) {
