@@ -1,5 +1,8 @@
 #include "egraph/core_handoff.h"
 
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -8,8 +11,6 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 namespace eqsat {
 
@@ -45,21 +46,25 @@ bool wait_for(const Line& line, uint32_t wanted, std::atomic<bool>& give_up, con
   }
 }
 
-double measure() {
+}  // namespace
+
+double measure_handoff_round_trip_nanoseconds() {
+  // The partner is a task of the calling thread's task arena, so that one of the
+  // arena's own threads answers: the runner asks from its run's arena, whose other
+  // thread may still be spinning for work after a parallel phase. A thread started for
+  // the measurement made a third on two cores there, and now and then (1 run of `sum
+  // 11` in 30) got no core within the patience: the batches then ran on one thread.
+  if (tbb::this_task_arena::max_concurrency() < 2) return kNever;  // no thread to hand lines to
   Line line;
   std::atomic<bool> give_up{false};
   constexpr uint32_t kTrips = kRounds * kTripsPerRound;
-  std::thread partner;
-  try {
-    partner = std::thread([&] {
-      for (uint32_t trip = 0; trip < kTrips; ++trip) {
-        if (!wait_for(line, 2 * trip + 1, give_up, nullptr)) return;
-        line.value.store(2 * trip + 2, std::memory_order_release);
-      }
-    });
-  } catch (const std::system_error&) {
-    return kNever;  // no thread to hand lines to
-  }
+  tbb::task_group partner;
+  partner.run([&] {
+    for (uint32_t trip = 0; trip < kTrips; ++trip) {
+      if (!wait_for(line, 2 * trip + 1, give_up, nullptr)) return;
+      line.value.store(2 * trip + 2, std::memory_order_release);
+    }
+  });
   const Clock::time_point deadline = Clock::now() + kPatience;
   std::array<double, kRounds> rounds{};
   uint32_t trip = 0;
@@ -71,12 +76,15 @@ double measure() {
     }
     round = std::chrono::duration<double, std::nano>(Clock::now() - start).count() / kTripsPerRound;
   }
-  partner.join();
+  // (A partner no thread took is run here: it sees `give_up` and returns.)
+  partner.wait();
   if (give_up.load()) return kNever;
   // The first round includes the partner's start: the median leaves it out.
   std::nth_element(rounds.begin(), rounds.begin() + kRounds / 2, rounds.end());
   return rounds[kRounds / 2];
 }
+
+namespace {
 
 std::mutex remembered_mutex;
 std::optional<double> remembered;  // measured, or assumed (assume_handoff_round_trip_nanoseconds)
@@ -85,7 +93,7 @@ std::optional<double> remembered;  // measured, or assumed (assume_handoff_round
 
 double handoff_round_trip_nanoseconds() {
   const std::lock_guard<std::mutex> lock(remembered_mutex);
-  if (!remembered) remembered = measure();
+  if (!remembered) remembered = measure_handoff_round_trip_nanoseconds();
   return *remembered;
 }
 

@@ -20,11 +20,14 @@ namespace eqsat {
 inline constexpr double kCheapHandoffNanoseconds = 250;
 
 // The median over a few rounds of the time (ns) for two threads to hand one cache line
-// back and forth once: the calling thread and one started for it, each spinning on the
-// line. Measured at the first call (about a millisecond: a thread started and a few
-// thousand round trips), then remembered for the process. A partner that does not
-// answer within 20 ms in all (the machine busy, both threads on one core) makes the
-// answer +infinity.
+// back and forth once: the calling thread and another thread of its task arena (the
+// default one outside any), each spinning on the line. About a millisecond: a few
+// thousand round trips. A partner that does not answer within 20 ms in all (the
+// machine busy) makes the answer +infinity, and so does an arena of one thread.
+double measure_handoff_round_trip_nanoseconds();
+
+// measure_handoff_round_trip_nanoseconds() at the first call, then remembered for the
+// process.
 double handoff_round_trip_nanoseconds();
 
 // Makes handoff_round_trip_nanoseconds() answer `nanoseconds` from now on, measured or

@@ -3,6 +3,7 @@
 #include "egraph/core_handoff.h"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <cmath>
 #include <limits>
@@ -18,6 +19,17 @@ TEST(CoreHandoff, MeasuredOnceThenRemembered) {
   EXPECT_FALSE(std::isnan(first));
   EXPECT_EQ(handoff_round_trip_nanoseconds(), first);
   EXPECT_EQ(threads_hand_off_cheaply(), first < kCheapHandoffNanoseconds);
+}
+
+// The partner of a measurement is another thread of the caller's task arena, not a
+// thread started for it: the runner measures from its run's arena, where a third
+// thread on two cores now and then got no core within the measurement's patience. An
+// arena of one thread has no partner to give.
+TEST(CoreHandoff, ThePartnerIsAThreadOfTheCallersArena) {
+  tbb::task_arena alone(1);
+  double measured = 0;
+  alone.execute([&] { measured = measure_handoff_round_trip_nanoseconds(); });
+  EXPECT_EQ(measured, std::numeric_limits<double>::infinity());
 }
 
 // The two hosts measured in docs/performance.md: the batch splits on the first only.
