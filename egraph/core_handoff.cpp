@@ -92,8 +92,16 @@ std::optional<double> remembered;  // measured, or assumed (assume_handoff_round
 }  // namespace
 
 double handoff_round_trip_nanoseconds() {
+  {
+    const std::lock_guard<std::mutex> lock(remembered_mutex);
+    if (remembered) return *remembered;
+  }
+  // Measured without the lock: the measurement waits for a task of the caller's arena,
+  // and a thread that waits in TBB may take another task, which could ask too. (Two
+  // first calls at once both measure; the first to finish is remembered.)
+  const double measured = measure_handoff_round_trip_nanoseconds();
   const std::lock_guard<std::mutex> lock(remembered_mutex);
-  if (!remembered) remembered = measure_handoff_round_trip_nanoseconds();
+  if (!remembered) remembered = measured;
   return *remembered;
 }
 
