@@ -472,16 +472,16 @@ bool EGraph::merge(ClassId a, ClassId b, Reason reason) {
   return true;
 }
 
-// Congruence merges found by `rebuild` go straight here: explanations find those
-// themselves (egraph/explain.h).
 // The storage a merge leaves to the absorbed class's lists, emptied, if they held at
 // most this many entries: the next new class takes that record as it is (new_class).
-// Most classes are born for one new node and merged soon after, and freeing their
-// lists' storage only for the next class to allocate it again took `sum 11`'s apply
-// 0.944x the time without it (one thread and two); the records of free slots then hold
-// about 10 bytes per e-node more (docs/performance.md, session 47).
+// Most classes are born for one new node and merged soon after, and their lists'
+// storage was freed only for the next class to allocate it again: kept, `sum 11`'s
+// apply ran in 0.947x the time on one thread and 0.912x on two, and the records of free
+// slots hold about 10 bytes per e-node more (docs/performance.md, session 47).
 constexpr std::size_t kKeptRecordList = 4;
 
+// Congruence merges found by `rebuild` go straight here: explanations find those
+// themselves (egraph/explain.h).
 bool EGraph::merge_classes(ClassId a, ClassId b) {
   a = union_find_.find_mut(a);
   b = union_find_.find_mut(b);

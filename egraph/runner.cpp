@@ -900,6 +900,16 @@ struct ApplyBatch {
     singles.clear();
     visited = 0;
   }
+  // Appends the nodes of height `height` of right side `rhs` but its root (`heights`:
+  // node_heights of it), whose classes start at built[at], to level_nodes, and where
+  // each one's class goes to level_slots.
+  void add_level_nodes(const Pattern& rhs, const std::vector<uint8_t>& heights, uint32_t at, std::size_t height) {
+    for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
+      if (k == rhs.root || heights[k] != height) continue;
+      set_operation_node(level_nodes.emplace_back(), rhs.nodes[k], built.data() + at);
+      level_slots.push_back(static_cast<uint32_t>(at + k));
+    }
+  }
   // Room for a full batch of the workloads' right sides, so that a fill seldom
   // allocates.
   void reserve() {
@@ -986,12 +996,7 @@ void fill_apply_batch(std::span<const TaskMatches> tasks, const std::vector<char
           if (rhs.nodes[k].kind == PatternNode::Kind::Var) batch.built[at + k] = ids[rhs.nodes[k].var];
         }
         batch.levels = std::max<std::size_t>(batch.levels, rhs_heights[rhs.root]);
-        if (constants) continue;
-        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-          if (k == rhs.root || rhs_heights[k] != 1) continue;
-          set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k], batch.built.data() + at);
-          batch.level_slots.push_back(static_cast<uint32_t>(at + k));
-        }
+        if (!constants) batch.add_level_nodes(rhs, rhs_heights, at, 1);
       }
     }
   }
@@ -1512,11 +1517,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
         for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
           if (rhs.nodes[k].kind == PatternNode::Kind::Const) built[k] = egraph.add_constant(rhs.value_of(rhs.nodes[k]));
         }
-        for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-          if (k == rhs.root || heights[k] != 1) continue;
-          set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k], built);
-          batch.level_slots.push_back(static_cast<uint32_t>(batch.built_at[p] + k));
-        }
+        batch.add_level_nodes(rhs, heights, batch.built_at[p], 1);
       }
       // A node of height h has its operands' classes once the nodes of the heights
       // below it are made.
@@ -1526,14 +1527,7 @@ RunReport run_rewrites(EGraph& egraph, std::span<const Rewrite> rewrites, const 
           batch.level_slots.clear();
           for (std::size_t p = 0; p < batch.missing.size(); ++p) {
             const uint32_t a = batch.active[batch.missing[p]];
-            const Pattern& rhs = rewrites[active[a]].rhs;
-            const std::vector<uint8_t>& heights = rhs_heights[a];
-            for (std::size_t k = 0; k < rhs.nodes.size(); ++k) {
-              if (k == rhs.root || heights[k] != height) continue;
-              set_operation_node(batch.level_nodes.emplace_back(), rhs.nodes[k],
-                                 batch.built.data() + batch.built_at[p]);
-              batch.level_slots.push_back(static_cast<uint32_t>(batch.built_at[p] + k));
-            }
+            batch.add_level_nodes(rewrites[active[a]].rhs, rhs_heights[a], batch.built_at[p], height);
           }
         }
         std::vector<ClassId>& classes = scratch.level_classes;
